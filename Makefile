@@ -1,0 +1,50 @@
+# billboard — top-level build.
+#
+#   make                 build libraries, billboardd, tools
+#   make test            build and run every test; ends with "N passed, N failed"
+#   make SANITIZER=address,undefined test
+#   make bench           benchmarks (print figures and ratios, assert nothing)
+#   make run             the main job (see README)
+#   make tidy            clang-tidy over the sources
+#
+# Every part lives in its own fragment (server/server.mk, client/client.mk, ...),
+# included below, so each folder owns its build rules.
+
+CC       ?= cc
+O        := build
+PKGS     := jansson libmicrohttpd sqlite3 libsodium libcurl openblas lapacke
+DEP_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+DEP_LIBS   := $(shell pkg-config --libs $(PKGS)) -lpthread -lm
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka)
+CMOCKA_LIBS   := $(shell pkg-config --libs cmocka)
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+OPT     ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Iproto -Iserver -Iclient $(DEP_CFLAGS) -MMD -MP
+LDFLAGS +=
+ifneq ($(SANITIZER),)
+CFLAGS  += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZER)
+O       := build-san
+endif
+
+.PHONY: all test unit-test integration-test bench run tidy clean install
+all:
+
+include proto/proto.mk
+include server/server.mk
+-include client/client.mk
+-include bench/bench.mk
+include tests/tests.mk
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+tidy:
+	clang-tidy $(wildcard proto/*.c server/*.c client/*.c) -- $(CFLAGS)
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,78 @@
+/*
+ * billboard/billboard.h — the published billboard and the one policy function.
+ *
+ * A billboard is what the curator publishes after an update (Alg. 1 lines
+ * 7–12): for every step h the weights w_h and the noisy Gram matrix
+ * Lambda~_h. A clinic turns it plus its own patient's features into an action
+ *
+ *     Q_h(x, a) = min(phi(x,a)^T w_h + beta ||phi(x,a)||_{Lambda~_h^-1}, H),
+ *     a = argmax_a Q_h(x, a)       (lowest index among ties)
+ *
+ * and the curator uses the very same function inside LSVI. Steps are 1-based
+ * in the API (h = 1..H), as in the paper.
+ */
+#ifndef BILLBOARD_BILLBOARD_H
+#define BILLBOARD_BILLBOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "billboard/err.h"
+
+/* What the billboard says of the privacy budget at its version. */
+struct bb_privacy_summary {
+    double rho;        /* total zCDP budget (INFINITY if non-private) */
+    double epsilon;    /* epsilon(rho, delta) */
+    double delta;
+    double rho_spent;  /* gram share once data exists + y share per update */
+    long updates;      /* updates made (policy switches) */
+    long max_updates;  /* N_max */
+    long episodes;     /* episodes received */
+    long max_episodes; /* K_max */
+};
+
+struct bb_billboard {
+    uint64_t version;  /* 0 = before any data */
+    uint64_t episode;  /* number of episodes it was computed from (k - 1) */
+    int H, d, A;
+    double beta;
+    double *w;         /* owned: H*d, w_h at w + (h-1)*d */
+    double *gram;      /* owned: H*d*d, Lambda~_h, row-major */
+    double *chol;      /* owned: H*d*d, lower Cholesky factors of gram, filled
+                        * by bb_billboard_factor; never on the wire */
+    int factored;      /* chol is valid */
+    struct bb_privacy_summary privacy;
+};
+
+/* Allocates w, gram, chol for the given sizes, all zero. Returns BB_OK,
+ * BB_EINVAL for bad sizes, or BB_ENOMEM. */
+int bb_billboard_init(struct bb_billboard *b, int H, int d, int A) BB_WARN_UNUSED;
+
+/* Frees the arrays; b may then be re-initialised. Safe on a zeroed b. */
+void bb_billboard_release(struct bb_billboard *b);
+
+/* Deep copy: dst must be released or zeroed; on error dst is left zeroed. */
+int bb_billboard_copy(struct bb_billboard *dst, const struct bb_billboard *src) BB_WARN_UNUSED;
+
+/* Factors every Lambda~_h once (clients do this once per version).
+ * Returns BB_ENOTPD if some Lambda~_h is not positive definite. */
+int bb_billboard_factor(struct bb_billboard *b) BB_WARN_UNUSED;
+
+/* The policy: Q-values of the A actions whose feature rows are
+ * features[a*d .. a*d+d) at step h (1..H), written to q (A entries, borrowed),
+ * and the greedy action to *action (may be NULL). b must be factored. */
+int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,
+                     int *action) BB_WARN_UNUSED;
+
+/* The kernel under bb_billboard_act and LSVI, on any number of rows:
+ *   q[r] = min(x_r^T w + beta * sqrt(x_r^T (L L^T)^-1 x_r), cap)
+ * l: lower Cholesky factor (d*d), w: d weights, x: rows*d features,
+ * work: rows*d doubles of scratch. The bonus is one BLAS-3 triangular solve
+ * over all rows, not a loop of dot products. */
+void bb_q_values(int d, const double *l, const double *w, double beta, double cap,
+                 const double *x, size_t rows, double *q, double *work);
+
+/* Index of the first maximum of q[0..n). */
+int bb_argmax(const double *q, int n);
+
+#endif

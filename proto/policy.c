@@ -1,0 +1,119 @@
+/*
+ * policy.c — billboard + features -> Q-values -> action (Alg. 1 lines 11–12, 17).
+ *
+ * Used unchanged by clinics (through libbillboard), by POST /v1/recommend and
+ * by the LSVI backward pass, so every party computes the same policy.
+ */
+#include "billboard/billboard.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linalg.h"
+
+void bb_q_values(int d, const double *l, const double *w, double beta, double cap,
+                 const double *x, size_t rows, double *q, double *work)
+{
+    /* Z = X L^-T, i.e. z_r = L^-1 x_r, so ||z_r||^2 = x_r^T Lambda^-1 x_r. */
+    memcpy(work, x, sizeof(double) * rows * (size_t)d);
+    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)rows, d,
+                1.0, l, d, work, d);
+    for (size_t r = 0; r < rows; r++) {
+        const double *xr = x + r * (size_t)d, *zr = work + r * (size_t)d;
+        double mean = 0.0, n2 = 0.0;
+        for (int j = 0; j < d; j++) {
+            mean += xr[j] * w[j];
+            n2 += zr[j] * zr[j];
+        }
+        double v = mean + beta * sqrt(n2);
+        q[r] = v < cap ? v : cap;
+    }
+}
+
+int bb_argmax(const double *q, int n)
+{
+    int best = 0;
+    for (int a = 1; a < n; a++)
+        if (q[a] > q[best])
+            best = a;
+    return best;
+}
+
+int bb_billboard_init(struct bb_billboard *b, int H, int d, int A)
+{
+    memset(b, 0, sizeof(*b));
+    if (H < 1 || d < 1 || A < 1)
+        return BB_EINVAL;
+    b->H = H;
+    b->d = d;
+    b->A = A;
+    size_t hd = (size_t)H * d, hdd = hd * d;
+    b->w = calloc(hd, sizeof(double));
+    b->gram = calloc(hdd, sizeof(double));
+    b->chol = calloc(hdd, sizeof(double));
+    if (!b->w || !b->gram || !b->chol) {
+        bb_billboard_release(b);
+        return BB_ENOMEM;
+    }
+    return BB_OK;
+}
+
+void bb_billboard_release(struct bb_billboard *b)
+{
+    free(b->w);
+    free(b->gram);
+    free(b->chol);
+    memset(b, 0, sizeof(*b));
+}
+
+int bb_billboard_copy(struct bb_billboard *dst, const struct bb_billboard *src)
+{
+    int rc = bb_billboard_init(dst, src->H, src->d, src->A);
+    if (rc != BB_OK)
+        return rc;
+    size_t hd = (size_t)src->H * src->d, hdd = hd * src->d;
+    memcpy(dst->w, src->w, hd * sizeof(double));
+    memcpy(dst->gram, src->gram, hdd * sizeof(double));
+    memcpy(dst->chol, src->chol, hdd * sizeof(double));
+    dst->factored = src->factored;
+    dst->version = src->version;
+    dst->episode = src->episode;
+    dst->beta = src->beta;
+    dst->privacy = src->privacy;
+    return BB_OK;
+}
+
+int bb_billboard_factor(struct bb_billboard *b)
+{
+    size_t dd = (size_t)b->d * b->d;
+    for (int h = 0; h < b->H; h++) {
+        int rc = bb_chol(b->gram + h * dd, b->chol + h * dd, b->d);
+        if (rc != BB_OK) {
+            b->factored = 0;
+            return rc;
+        }
+    }
+    b->factored = 1;
+    return BB_OK;
+}
+
+int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,
+                     int *action)
+{
+    if (!b->factored)
+        return BB_EINVAL;
+    if (h < 1 || h > b->H)
+        return BB_ERANGE;
+    size_t dd = (size_t)b->d * b->d;
+    double *work = malloc(sizeof(double) * (size_t)b->A * b->d);
+    if (!work)
+        return BB_ENOMEM;
+    bb_q_values(b->d, b->chol + (size_t)(h - 1) * dd, b->w + (size_t)(h - 1) * b->d, b->beta,
+                (double)b->H, features, (size_t)b->A, q, work);
+    free(work);
+    if (action)
+        *action = bb_argmax(q, b->A);
+    return BB_OK;
+}

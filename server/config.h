@@ -1,0 +1,32 @@
+/*
+ * config.h — the configuration flags shared by billboardd and billboard-sim,
+ * and the JSON form of derived parameters (--print-params, GET /v1/config).
+ *
+ *   --horizon H --dim d --actions A --max-episodes K
+ *   --rho R | --epsilon E [--delta D]      (R or E may be "inf": non-private)
+ *   --gram-share f --failure-prob p --update-ratio C --max-updates N --beta B
+ *   --update-rule rare|every --calibration corrected|paper  (simulator only)
+ */
+#ifndef BB_CONFIG_H
+#define BB_CONFIG_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "billboard/err.h"
+#include "params.h"
+
+/* Applies one flag (name with its leading dashes) with its value to p.
+ * Returns BB_OK if applied, BB_ENOTFOUND if name is not a configuration
+ * flag, BB_EINVAL (reason in why) if the value is malformed. */
+int bb_config_option(struct bb_params *p, const char *name, const char *value, char *why,
+                     size_t whylen) BB_WARN_UNUSED;
+
+/* Help text for the configuration flags, for --help. Static. */
+const char *bb_config_usage(void);
+
+/* New JSON object of the public configuration and every derived constant
+ * (infinite values as null). Caller owns the reference. NULL on ENOMEM. */
+json_t *bb_config_to_json(const struct bb_params *p);
+
+#endif

@@ -1,0 +1,374 @@
+/*
+ * engine.c — Algorithm 1 of Ngo, Vietri, Wu (2022) with the corrected
+ * calibration of DESIGN.md §3 (engine.h).
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linalg.h"
+#include "lsvi.h"
+#include "noise.h"
+#include "schedule.h"
+#include "store.h"
+
+struct bb_engine {
+    struct bb_params p;
+    struct bb_rng *rng;       /* borrowed: tree noise */
+    struct bb_rng rng_y;      /* owned: y noise, used by one update at a time */
+    struct bb_sampler y_noise;
+    double ridge;             /* 2 lambda~ (or 1), snapped up to the Gram grid */
+    struct bb_tree *tree;     /* H */
+    struct bb_store store;
+    struct bb_schedule sched;
+    double *gram;             /* H*d*d: Lambda~_h^{k} for the next episode */
+    double *chol;             /* H*d*d */
+    double *logdet;           /* H */
+    int pd;                   /* every Lambda~_h^{k} positive definite */
+    struct bb_billboard bb;   /* current, factored */
+    struct bb_lsvi_ws ws;
+    int busy;                 /* an update is between begin and finish */
+};
+
+struct bb_update {
+    struct bb_engine *e;
+    long n;
+    double *gram, *chol, *logdet, *w, *y_noisy;
+    int ran;
+};
+
+static int refresh(struct bb_engine *e)
+{
+    const int d = e->p.d;
+    const size_t dd = (size_t)d * d;
+    e->pd = 1;
+    for (int h = 0; h < e->p.H; h++) {
+        double *g = e->gram + h * dd;
+        int rc = bb_tree_prefix(&e->tree[h], g);
+        if (rc != BB_OK)
+            return rc;
+        for (int j = 0; j < d; j++)
+            g[(size_t)j * d + j] += e->ridge; /* Alg. 1 line 19: + 2 lambda~ I */
+        rc = bb_chol(g, e->chol + h * dd, d);
+        if (rc == BB_ENOTPD) {
+            e->pd = 0;
+            e->logdet[h] = -INFINITY;
+        } else if (rc != BB_OK) {
+            return rc;
+        } else {
+            e->logdet[h] = bb_chol_logdet(e->chol + h * dd, d);
+        }
+    }
+    return BB_OK;
+}
+
+static void fill_privacy(const struct bb_engine *e, struct bb_privacy_summary *s)
+{
+    s->rho = e->p.rho;
+    s->epsilon = e->p.epsilon;
+    s->delta = e->p.delta;
+    s->episodes = e->store.n;
+    s->max_episodes = e->p.K_max;
+    s->updates = e->sched.updates;
+    s->max_updates = e->p.max_updates;
+    s->rho_spent = bb_params_rho_gram_spent(&e->p, e->store.n) +
+                   bb_params_rho_y_spent(&e->p, e->sched.updates);
+}
+
+int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engine **out)
+{
+    int rc = BB_ENOMEM;
+    struct bb_engine *e = calloc(1, sizeof(*e));
+    *out = NULL;
+    if (!e)
+        return BB_ENOMEM;
+    e->p = *p;
+    e->rng = rng;
+    bb_rng_init_child(&e->rng_y, rng);
+    const int H = p->H, d = p->d;
+    const size_t dd = (size_t)d * d;
+
+    e->ridge = p->grid_gram > 0 ? ceil(p->ridge / p->grid_gram) * p->grid_gram : p->ridge;
+    rc = bb_sampler_init(&e->y_noise, p->sigma_y_eff, p->grid_y);
+    if (rc != BB_OK)
+        goto out;
+    rc = BB_ENOMEM;
+    e->tree = calloc((size_t)H, sizeof(*e->tree));
+    e->gram = calloc((size_t)H * dd, sizeof(double));
+    e->chol = calloc((size_t)H * dd, sizeof(double));
+    e->logdet = calloc((size_t)H, sizeof(double));
+    if (!e->tree || !e->gram || !e->chol || !e->logdet)
+        goto out;
+    for (int h = 0; h < H; h++) {
+        rc = bb_tree_init(&e->tree[h], d, p->K_max, p->L, p->sigma_gram_eff, p->grid_gram);
+        if (rc != BB_OK)
+            goto out;
+    }
+    if ((rc = bb_store_init(&e->store, H, p->A, d, p->K_max)) != BB_OK)
+        goto out;
+    if ((rc = bb_schedule_init(&e->sched, p, e->ridge)) != BB_OK)
+        goto out;
+    if ((rc = bb_lsvi_ws_init(&e->ws, p->A, d)) != BB_OK)
+        goto out;
+    if ((rc = refresh(e)) != BB_OK)
+        goto out;
+    /* Version 0: w = 0, Lambda~ = ridge I (Alg. 1 line 3). */
+    if ((rc = bb_billboard_init(&e->bb, H, d, p->A)) != BB_OK)
+        goto out;
+    memcpy(e->bb.gram, e->gram, sizeof(double) * (size_t)H * dd);
+    memcpy(e->bb.chol, e->chol, sizeof(double) * (size_t)H * dd);
+    e->bb.factored = 1;
+    e->bb.beta = p->beta;
+    fill_privacy(e, &e->bb.privacy);
+    *out = e;
+    return BB_OK;
+out:
+    bb_engine_free(e);
+    return rc;
+}
+
+void bb_engine_free(struct bb_engine *e)
+{
+    if (!e)
+        return;
+    for (int h = 0; e->tree && h < e->p.H; h++)
+        bb_tree_release(&e->tree[h]);
+    free(e->tree);
+    bb_store_release(&e->store);
+    bb_schedule_release(&e->sched);
+    bb_lsvi_ws_release(&e->ws);
+    bb_billboard_release(&e->bb);
+    bb_rng_release(&e->rng_y);
+    free(e->gram);
+    free(e->chol);
+    free(e->logdet);
+    free(e);
+}
+
+const struct bb_params *bb_engine_params(const struct bb_engine *e)
+{
+    return &e->p;
+}
+
+long bb_engine_episodes(const struct bb_engine *e)
+{
+    return e->store.n;
+}
+
+long bb_engine_updates(const struct bb_engine *e)
+{
+    return e->sched.updates;
+}
+
+double bb_engine_ridge(const struct bb_engine *e)
+{
+    return e->ridge;
+}
+
+const struct bb_tree *bb_engine_tree(const struct bb_engine *e, int h)
+{
+    return &e->tree[h];
+}
+
+const double *bb_engine_gram(const struct bb_engine *e, int h)
+{
+    return e->gram + (size_t)h * e->p.d * e->p.d;
+}
+
+double bb_engine_logdet(const struct bb_engine *e, int h)
+{
+    return e->logdet[h];
+}
+
+const struct bb_billboard *bb_engine_billboard(const struct bb_engine *e)
+{
+    return &e->bb;
+}
+
+/* The chosen row of step h. */
+static const double *chosen(const struct bb_engine *e, const struct bb_episode *ep, int h)
+{
+    return ep->features + ((size_t)h * e->p.A + (size_t)ep->action[h]) * e->p.d;
+}
+
+int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field, size_t fieldlen,
+                  char *why, size_t whylen)
+{
+    if (e->store.n >= e->p.K_max)
+        return BB_EFULL;
+    int rc = bb_episode_check(ep, e->p.H, e->p.A, e->p.d, field, fieldlen, why, whylen);
+    if (rc != BB_OK)
+        return rc;
+    if ((rc = bb_store_append(&e->store, ep)) != BB_OK)
+        return rc;
+    for (int h = 0; h < e->p.H; h++) {
+        /* Alg. 1 line 19: the counter of step h takes phi phi^T. Cannot fail
+         * here: K_max was checked and no node is missing outside replay. */
+        rc = bb_tree_add(&e->tree[h], chosen(e, ep, h), e->rng, NULL);
+        if (rc != BB_OK)
+            return rc;
+    }
+    return refresh(e);
+}
+
+int bb_engine_replay(struct bb_engine *e, const struct bb_episode *ep)
+{
+    if (e->store.n >= e->p.K_max)
+        return BB_EFULL;
+    int rc = bb_episode_check(ep, e->p.H, e->p.A, e->p.d, NULL, 0, NULL, 0);
+    if (rc == BB_OK)
+        rc = bb_store_append(&e->store, ep);
+    for (int h = 0; rc == BB_OK && h < e->p.H; h++)
+        rc = bb_tree_replay(&e->tree[h], chosen(e, ep, h));
+    return rc;
+}
+
+int bb_engine_load_node(struct bb_engine *e, int h, int level, long leaf, const double *noise)
+{
+    if (h < 0 || h >= e->p.H)
+        return BB_ERANGE;
+    return bb_tree_load_node(&e->tree[h], level, leaf, noise);
+}
+
+int bb_engine_replay_done(struct bb_engine *e)
+{
+    return refresh(e);
+}
+
+int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b)
+{
+    const struct bb_params *p = &e->p;
+    if (b->H != p->H || b->d != p->d || b->A != p->A || (long)b->version > p->max_updates)
+        return BB_EINVAL;
+    struct bb_billboard copy;
+    int rc = bb_billboard_copy(&copy, b);
+    if (rc != BB_OK)
+        return rc;
+    if ((rc = bb_billboard_factor(&copy)) != BB_OK) {
+        bb_billboard_release(&copy);
+        return rc;
+    }
+    const size_t dd = (size_t)p->d * p->d;
+    for (int h = 0; h < p->H; h++)
+        e->sched.logdet_last[h] = bb_chol_logdet(copy.chol + h * dd, p->d);
+    e->sched.updates = (long)b->version;
+    bb_billboard_release(&e->bb);
+    e->bb = copy;
+    return BB_OK;
+}
+
+int bb_engine_update_due(const struct bb_engine *e)
+{
+    return !e->busy && bb_schedule_due(&e->sched, e->logdet, e->store.n);
+}
+
+void bb_update_free(struct bb_update *u)
+{
+    if (!u)
+        return;
+    if (u->e)
+        u->e->busy = 0;
+    free(u->gram);
+    free(u->chol);
+    free(u->logdet);
+    free(u->w);
+    free(u->y_noisy);
+    free(u);
+}
+
+int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
+{
+    *out = NULL;
+    if (e->busy)
+        return BB_ECONFLICT;
+    if (e->sched.updates >= e->p.max_updates)
+        return BB_ECAP;
+    if (!e->pd)
+        return BB_ENOTPD;
+    const int H = e->p.H, d = e->p.d;
+    const size_t dd = (size_t)d * d;
+    struct bb_update *u = calloc(1, sizeof(*u));
+    if (!u)
+        return BB_ENOMEM;
+    u->gram = malloc(sizeof(double) * H * dd);
+    u->chol = malloc(sizeof(double) * H * dd);
+    u->logdet = malloc(sizeof(double) * H);
+    u->w = calloc((size_t)H * d, sizeof(double));
+    u->y_noisy = calloc((size_t)H * d, sizeof(double));
+    if (!u->gram || !u->chol || !u->logdet || !u->w || !u->y_noisy) {
+        bb_update_free(u);
+        return BB_ENOMEM;
+    }
+    memcpy(u->gram, e->gram, sizeof(double) * H * dd);
+    memcpy(u->chol, e->chol, sizeof(double) * H * dd);
+    memcpy(u->logdet, e->logdet, sizeof(double) * H);
+    u->n = e->store.n;
+    /* Charge the cap now: an update begun counts even if it later fails, so
+     * N_max can never be exceeded by retries. */
+    int rc = bb_schedule_record(&e->sched, u->logdet);
+    if (rc != BB_OK) {
+        bb_update_free(u);
+        return rc;
+    }
+    u->e = e;
+    e->busy = 1;
+    *out = u;
+    return BB_OK;
+}
+
+int bb_engine_update_run(struct bb_update *u)
+{
+    struct bb_engine *e = u->e;
+    struct bb_lsvi_job job = {
+        .p = &e->p,
+        .store = &e->store,
+        .n = u->n,
+        .chol = u->chol,
+        .y_noise = &e->y_noise,
+        .rng = &e->rng_y,
+        .w = u->w,
+        .y_noisy = u->y_noisy,
+    };
+    int rc = bb_lsvi_run(&job, &e->ws);
+    if (rc == BB_OK)
+        u->ran = 1;
+    return rc;
+}
+
+int bb_engine_update_finish(struct bb_engine *e, struct bb_update *u)
+{
+    if (!u->ran || u->e != e)
+        return BB_EINVAL;
+    const int H = e->p.H, d = e->p.d;
+    const size_t dd = (size_t)d * d;
+    struct bb_billboard *b = &e->bb;
+    memcpy(b->w, u->w, sizeof(double) * H * d);
+    memcpy(b->gram, u->gram, sizeof(double) * H * dd);
+    memcpy(b->chol, u->chol, sizeof(double) * H * dd);
+    b->factored = 1;
+    b->version = (uint64_t)e->sched.updates;
+    b->episode = (uint64_t)u->n;
+    fill_privacy(e, &b->privacy);
+    b->privacy.episodes = u->n;
+    return BB_OK;
+}
+
+const double *bb_update_y_noisy(const struct bb_update *u)
+{
+    return u->y_noisy;
+}
+
+int bb_engine_update(struct bb_engine *e)
+{
+    struct bb_update *u;
+    int rc = bb_engine_update_begin(e, &u);
+    if (rc != BB_OK)
+        return rc;
+    rc = bb_engine_update_run(u);
+    if (rc == BB_OK)
+        rc = bb_engine_update_finish(e, u);
+    bb_update_free(u);
+    return rc;
+}

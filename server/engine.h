@@ -1,0 +1,92 @@
+/*
+ * engine.h — Private LSVI-UCB as a library: the curator without the daemon.
+ *
+ * The engine holds the H Gram trees, every episode (store.h), the update
+ * schedule and the current billboard. The daemon wraps it with HTTP and
+ * SQLite; the simulator links it directly. One thread adds episodes; an
+ * update may be split (begin / run / finish) so that run() happens on a
+ * worker thread while episodes keep arriving.
+ *
+ * Per episode k (Alg. 1): bb_engine_add() validates it, stores it, adds
+ * phi_h phi_h^T to tree h (drawing the new node's noise) and recomputes
+ * Lambda~_h^{k+1} = prefix + ridge I, its Cholesky factor and log-det.
+ * bb_engine_update_due() is line 6; an update (lines 7–13) publishes a
+ * billboard with version + 1.
+ */
+#ifndef BB_ENGINE_H
+#define BB_ENGINE_H
+
+#include <stddef.h>
+
+#include "billboard/billboard.h"
+#include "billboard/err.h"
+#include "episode.h"
+#include "params.h"
+#include "rng.h"
+#include "tree.h"
+
+struct bb_engine;
+struct bb_update;
+
+/* Creates an engine for derived params p (copied). rng is borrowed for the
+ * engine's lifetime and must not be used by anyone else meanwhile; a second
+ * stream for update noise is keyed from it. The initial billboard (version
+ * 0: w = 0, Lambda~ = ridge I) is current. */
+int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engine **out)
+    BB_WARN_UNUSED;
+void bb_engine_free(struct bb_engine *e);
+
+const struct bb_params *bb_engine_params(const struct bb_engine *e);
+long bb_engine_episodes(const struct bb_engine *e);
+long bb_engine_updates(const struct bb_engine *e);
+/* The diagonal actually added to every Gram matrix: ridge snapped up to the grid. */
+double bb_engine_ridge(const struct bb_engine *e);
+
+/* Validates ep (episode.h; field/why describe a failure) and adds it.
+ * BB_EINVAL on bad input, BB_EFULL past K_max; nothing changes on error.
+ * The H new tree nodes are then readable through bb_engine_tree(). */
+int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field, size_t fieldlen,
+                  char *why, size_t whylen) BB_WARN_UNUSED;
+
+/* Tree of step h (0-based), borrowed: to persist node noise after an add. */
+const struct bb_tree *bb_engine_tree(const struct bb_engine *e, int h);
+
+/* Recovery. Replays a stored episode without drawing noise; after the last
+ * one, bb_engine_load_node() for every live node, then
+ * bb_engine_replay_done(), which fails with BB_EINVAL if a node is missing. */
+int bb_engine_replay(struct bb_engine *e, const struct bb_episode *ep) BB_WARN_UNUSED;
+int bb_engine_load_node(struct bb_engine *e, int h, int level, long leaf, const double *noise)
+    BB_WARN_UNUSED;
+int bb_engine_replay_done(struct bb_engine *e) BB_WARN_UNUSED;
+
+/* Makes a stored billboard current (recovery): its version counts the
+ * updates made and its Gram matrices are the schedule's reference. */
+int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b) BB_WARN_UNUSED;
+
+/* Alg. 1 line 6: 1 if an update is due before the next episode. */
+int bb_engine_update_due(const struct bb_engine *e);
+
+/* Runs a whole update now (begin, run, finish). BB_ECAP once N_max updates
+ * were made, BB_ENOTPD if some Lambda~_h is not positive definite (the
+ * event of probability <= p; the update is then not made). */
+int bb_engine_update(struct bb_engine *e) BB_WARN_UNUSED;
+
+/* The split update. begin() snapshots Lambda~^k and the episode count and
+ * charges the schedule; run() may execute on another thread while the
+ * engine's thread keeps calling bb_engine_add(); finish() (engine thread)
+ * publishes the billboard. Call free() on the update in every case. */
+int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out) BB_WARN_UNUSED;
+int bb_engine_update_run(struct bb_update *u) BB_WARN_UNUSED;
+int bb_engine_update_finish(struct bb_engine *e, struct bb_update *u) BB_WARN_UNUSED;
+void bb_update_free(struct bb_update *u);
+/* y~ of a run update (H*d), to persist with the billboard. Borrowed. */
+const double *bb_update_y_noisy(const struct bb_update *u);
+
+/* The current billboard, factored. Borrowed; valid until the next finish. */
+const struct bb_billboard *bb_engine_billboard(const struct bb_engine *e);
+
+/* Lambda~_h^{k} for the next episode k and its log-det (h 0-based). Borrowed. */
+const double *bb_engine_gram(const struct bb_engine *e, int h);
+double bb_engine_logdet(const struct bb_engine *e, int h);
+
+#endif

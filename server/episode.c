@@ -1,0 +1,50 @@
+/*
+ * episode.c — reject, never clip (episode.h).
+ */
+#include "episode.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static int reject(char *field, size_t fieldlen, char *why, size_t whylen, int h, const char *sub,
+                  int idx, const char *msg)
+{
+    if (field && fieldlen) {
+        if (idx >= 0)
+            snprintf(field, fieldlen, "/steps/%d/%s/%d", h, sub, idx);
+        else
+            snprintf(field, fieldlen, "/steps/%d/%s", h, sub);
+    }
+    if (why && whylen)
+        snprintf(why, whylen, "%s", msg);
+    return BB_EINVAL;
+}
+
+int bb_episode_check(const struct bb_episode *e, int H, int A, int d, char *field,
+                     size_t fieldlen, char *why, size_t whylen)
+{
+    for (int h = 0; h < H; h++) {
+        for (int a = 0; a < A; a++) {
+            const double *phi = e->features + ((size_t)h * A + a) * d;
+            double n2 = 0.0;
+            for (int j = 0; j < d; j++) {
+                if (!isfinite(phi[j]))
+                    return reject(field, fieldlen, why, whylen, h, "features", a,
+                                  "feature values must be finite numbers");
+                n2 += phi[j] * phi[j];
+            }
+            if (n2 > 1.0)
+                return reject(field, fieldlen, why, whylen, h, "features", a,
+                              "feature row has L2 norm above 1");
+        }
+        int act = e->action[h];
+        if (act < 0 || act >= A)
+            return reject(field, fieldlen, why, whylen, h, "action", -1,
+                          "action index out of range [0, A)");
+        double r = e->reward[h];
+        if (!isfinite(r) || r < 0.0 || r > 1.0)
+            return reject(field, fieldlen, why, whylen, h, "reward", -1,
+                          "reward must be a finite number in [0, 1]");
+    }
+    return BB_OK;
+}

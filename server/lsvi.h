@@ -1,0 +1,49 @@
+/*
+ * lsvi.h — the LSVI backward pass over all stored episodes (Alg. 1 lines 7–13).
+ *
+ * For h = H down to 1:
+ *   V_{h+1}(x) = clip(max_a Q_{h+1}(x, a), floor, H)      (V_{H+1} = 0)
+ *   y_h  = sum_i phi_h^i (r_h^i + V_{h+1}(x_{h+1}^i))
+ *   y~_h = snap(y_h) + N_Z(0, sigma_y^2) on the y grid  (private runs)
+ *   w_h  = Lambda~_h^-1 y~_h                             (Cholesky solve)
+ * with Q_{h+1} from the policy kernel bb_q_values(): the bonus of every
+ * stored next state for every action is one triangular solve per chunk.
+ * floor is 0 (corrected) or -inf (the paper as printed).
+ */
+#ifndef BB_LSVI_H
+#define BB_LSVI_H
+
+#include "billboard/err.h"
+#include "noise.h"
+#include "params.h"
+#include "rng.h"
+#include "store.h"
+
+/* Scratch space, allocated once per engine and reused by every update. */
+struct bb_lsvi_ws {
+    size_t rows;     /* rows per chunk (a multiple of A) */
+    double *work;    /* rows * d */
+    double *q;       /* rows */
+    double *target;  /* BB_STORE_BLOCK */
+    double *y;       /* d */
+};
+
+int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d) BB_WARN_UNUSED;
+void bb_lsvi_ws_release(struct bb_lsvi_ws *ws);
+
+struct bb_lsvi_job {
+    const struct bb_params *p;       /* borrowed */
+    const struct bb_store *store;    /* borrowed; episodes [0, n) are read */
+    long n;
+    const double *chol;              /* borrowed, H*d*d: factors of Lambda~_h^k */
+    const struct bb_sampler *y_noise;/* borrowed; s2 == 0 means no noise */
+    struct bb_rng *rng;              /* borrowed; NULL when y_noise draws nothing */
+    double *w;                       /* out, H*d */
+    double *y_noisy;                 /* out, H*d: y~ (may be NULL) */
+};
+
+/* Runs the pass. Reads only the job's inputs, so it may run on a worker
+ * thread while another thread appends episodes n, n+1, ... to the store. */
+int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws) BB_WARN_UNUSED;
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * params.h — the privacy calibration of Private LSVI-UCB, in one place.
+ *
+ * Every noise scale, shift and cap the engine uses is derived here from the
+ * configuration fixed at initialisation (DESIGN.md §3; derivations in
+ * docs/PRIVACY.md). Nothing else in the code computes a privacy constant.
+ */
+#ifndef BB_PARAMS_H
+#define BB_PARAMS_H
+
+#include <stddef.h>
+#include "billboard/err.h"
+
+/* Which calibration to derive. BB_CAL_PAPER reproduces the paper's printed
+ * constants (y under-noised, no lower clip on V); it exists only so the
+ * simulator can show the difference and is never accepted by billboardd. */
+enum bb_calibration { BB_CAL_CORRECTED = 0, BB_CAL_PAPER = 1 };
+
+/* How the policy is refreshed. BB_UPDATE_RARE is Alg. 1 line 6 (log-det grew
+ * by ln C); BB_UPDATE_EVERY is the non-private LSVI-UCB baseline. */
+enum bb_update_rule { BB_UPDATE_RARE = 0, BB_UPDATE_EVERY = 1 };
+
+struct bb_params {
+    /* --- configuration (set by the caller, then bb_params_derive) --- */
+    int H;              /* horizon, steps per episode */
+    int d;              /* feature dimension */
+    int A;              /* number of actions */
+    long K_max;         /* maximum number of episodes */
+    double rho;         /* zCDP budget; INFINITY = non-private */
+    double epsilon;     /* if > 0 and rho unset (0), rho is solved from (epsilon, delta) */
+    double delta;       /* for the (epsilon, delta) report; default 1e-5 */
+    double gram_share;  /* f: rho_gram = f*rho, rho_y = (1-f)*rho; default 0.5 */
+    double failure_prob;/* p; default 0.05 */
+    double update_ratio;/* C; default 2 */
+    long max_updates_cap; /* configured N_max cap; 0 = the default bound */
+    double beta;        /* bonus scale (tuned; see docs/RESULTS.md) */
+    enum bb_calibration calibration;
+    enum bb_update_rule update_rule;
+
+    /* --- derived by bb_params_derive --- */
+    int is_private;     /* rho finite */
+    int L;              /* tree levels: ceil(log2 K_max) + 1 */
+    double rho_gram;    /* f * rho */
+    double rho_y;       /* (1 - f) * rho */
+    double sigma_gram;  /* sigma_Lambda = sqrt(H L / rho_gram) */
+    double shift;       /* lambda~ = sigma_Lambda sqrt(L) (4 sqrt d + 2 ln(K_max H / p)) */
+    double ridge;       /* diagonal added to every Gram matrix: 2*shift, or 1 if non-private */
+    long max_updates;   /* N_max, a hard cap */
+    double sigma_y;     /* sqrt(2 H N_max (H+1)^2 / rho_y) */
+    double v_floor;     /* lower clip of V_{h+1}: 0 (corrected) or -INFINITY (paper) */
+
+    /* Grids (noise.h) and the noise actually drawn. Snapping to a grid of
+     * spacing g moves each coordinate by at most g/2, so the L2 sensitivity
+     * grows by at most g*sqrt(#coordinates); the drawn sigma is inflated by
+     * exactly that ratio so the zCDP costs above still hold. */
+    double grid_gram;      /* grid of every Gram entry and node noise */
+    double sigma_gram_eff; /* sigma_gram * (1 + grid_gram * d / sqrt 2) */
+    double grid_y;         /* grid of y~ */
+    double sigma_y_eff;    /* sigma_y * (1 + grid_y * sqrt(d) / (2 (H+1))) */
+};
+
+/* Fills p with the defaults (f = 1/2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
+ * corrected calibration, rare switching) and zero sizes. */
+void bb_params_defaults(struct bb_params *p);
+
+/* Validates the configuration in p and computes every derived field.
+ * On error returns BB_EINVAL and writes a one-line reason into why (if
+ * non-NULL); p's derived fields are then unspecified. */
+int bb_params_derive(struct bb_params *p, char *why, size_t whylen) BB_WARN_UNUSED;
+
+/* epsilon(rho, delta) = rho + 2 sqrt(rho ln(1/delta)) (Bun–Steinke 2016, Prop. 1.3). */
+double bb_epsilon_from_rho(double rho, double delta);
+
+/* The rho solving epsilon = rho + 2 sqrt(rho ln(1/delta)). */
+double bb_rho_from_epsilon(double epsilon, double delta);
+
+/* The tighter conversion of Canonne–Kamath–Steinke 2020 (Prop. 12):
+ * inf over alpha > 1 of the resulting epsilon; reported beside the plain one. */
+double bb_epsilon_from_rho_cks(double rho, double delta);
+
+/* zCDP spent by the Gram trees after k episodes (each episode's full cost is
+ * charged when it is added): k > 0 ? rho_gram : 0 — the tree cost does not grow
+ * with k because every episode lies in L nodes of each tree. */
+double bb_params_rho_gram_spent(const struct bb_params *p, long episodes);
+
+/* zCDP spent on y after n updates: n * rho_y / N_max. */
+double bb_params_rho_y_spent(const struct bb_params *p, long updates);
+
+#endif

@@ -1,0 +1,18 @@
+# server/: the curator engine (libbbengine.a) and the daemon billboardd.
+ENGINE_SRC := server/params.c server/rng.c server/noise.c server/tree.c \
+              server/schedule.c server/episode.c server/store.c server/lsvi.c \
+              server/engine.c server/config.c
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(O)/%.o) $(PROTO_OBJ)
+ENGINE_LIB := $(O)/libbbengine.a
+DAEMON_SRC := $(filter-out $(ENGINE_SRC),$(wildcard server/*.c))
+DAEMON_OBJ := $(DAEMON_SRC:%.c=$(O)/%.o)
+BILLBOARDD := $(O)/billboardd
+
+all: $(ENGINE_LIB) $(BILLBOARDD)
+
+$(ENGINE_LIB): $(ENGINE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BILLBOARDD): $(DAEMON_OBJ) $(ENGINE_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(DAEMON_OBJ) $(ENGINE_LIB) $(DEP_LIBS)
