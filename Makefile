@@ -34,6 +34,7 @@ all:
 include proto/proto.mk
 include server/server.mk
 -include client/client.mk
+-include client/sim/sim.mk
 -include bench/bench.mk
 include tests/tests.mk
 

@@ -20,7 +20,7 @@
 
 #include "billboard/billboard.h"
 #include "billboard/err.h"
-#include "episode.h"
+#include "billboard/episode.h"
 #include "params.h"
 #include "rng.h"
 #include "tree.h"

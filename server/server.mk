@@ -1,6 +1,6 @@
 # server/: the curator engine (libbbengine.a) and the daemon billboardd.
 ENGINE_SRC := server/params.c server/rng.c server/noise.c server/tree.c \
-              server/schedule.c server/episode.c server/store.c server/lsvi.c \
+              server/schedule.c server/store.c server/lsvi.c \
               server/engine.c server/config.c
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(O)/%.o) $(PROTO_OBJ)
 ENGINE_LIB := $(O)/libbbengine.a

@@ -12,7 +12,7 @@
 #define BB_STORE_H
 
 #include "billboard/err.h"
-#include "episode.h"
+#include "billboard/episode.h"
 
 #define BB_STORE_BLOCK 1024
 

@@ -2,9 +2,13 @@
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
-$(O)/tests/%: tests/unit/%.c $(ENGINE_LIB)
+# Libraries a unit test may use; fragments add theirs (client, sim) before
+# this file is included, so the engine comes last on the link line.
+UNIT_LIBS += $(ENGINE_LIB)
+
+$(O)/tests/%: tests/unit/%.c $(UNIT_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(ENGINE_LIB) $(CMOCKA_LIBS) $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIBS) $(CMOCKA_LIBS) $(DEP_LIBS)
 
 # Programs the integration tests need, from every fragment.
 TEST_DEPS += $(BILLBOARDD)

@@ -1,7 +1,7 @@
 /*
  * episode.c — reject, never clip (episode.h).
  */
-#include "episode.h"
+#include "billboard/episode.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,13 +1,13 @@
 /*
- * episode.h — validation of one submitted episode (DESIGN.md §3).
+ * billboard/episode.h — one episode on the wire, and its validation (DESIGN.md §3).
  *
  * The privacy proof rests on these bounds, so out-of-range input is rejected,
  * never clipped: every feature row (every action's, not only the chosen one)
  * has ||phi||_2 <= 1, every reward is in [0, 1], every number is finite,
  * every action index is in [0, A).
  */
-#ifndef BB_EPISODE_H
-#define BB_EPISODE_H
+#ifndef BILLBOARD_EPISODE_H
+#define BILLBOARD_EPISODE_H
 
 #include <stddef.h>
 
