@@ -1,0 +1,430 @@
+/*
+ * codec.c — the JSON wire format of billboards and episodes (billboard/codec.h).
+ *
+ * Encoding is hand-written so that the bytes are canonical (fixed key order,
+ * "%.17g" numbers that read back to the same double, null for infinities)
+ * and cheap; decoding uses jansson with duplicate keys rejected.
+ */
+#include "billboard/codec.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- a growable output buffer ------------------------------------------ */
+
+struct sbuf {
+    char *p;
+    size_t len, cap;
+    int oom;
+};
+
+static void sb_reserve(struct sbuf *s, size_t more)
+{
+    if (s->oom || s->len + more + 1 <= s->cap)
+        return;
+    size_t cap = s->cap ? s->cap : 256;
+    while (cap < s->len + more + 1)
+        cap *= 2;
+    char *p = realloc(s->p, cap);
+    if (!p) {
+        s->oom = 1;
+        return;
+    }
+    s->p = p;
+    s->cap = cap;
+}
+
+static void sb_puts(struct sbuf *s, const char *str)
+{
+    size_t n = strlen(str);
+    sb_reserve(s, n);
+    if (s->oom)
+        return;
+    memcpy(s->p + s->len, str, n + 1);
+    s->len += n;
+}
+
+__attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        s->oom = 1;
+        return;
+    }
+    sb_reserve(s, (size_t)n);
+    if (s->oom)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(s->p + s->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    s->len += (size_t)n;
+}
+
+static void sb_num(struct sbuf *s, double v)
+{
+    if (!isfinite(v))
+        sb_puts(s, "null");
+    else if (v == 0)
+        sb_puts(s, "0"); /* also for -0: one spelling per value */
+    else
+        sb_printf(s, "%.17g", v);
+}
+
+static void sb_vec(struct sbuf *s, const double *v, int n)
+{
+    sb_puts(s, "[");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            sb_puts(s, ",");
+        sb_num(s, v[i]);
+    }
+    sb_puts(s, "]");
+}
+
+static char *sb_finish(struct sbuf *s, size_t *len)
+{
+    if (s->oom) {
+        free(s->p);
+        return NULL;
+    }
+    if (len)
+        *len = s->len;
+    return s->p;
+}
+
+/* --- billboard ----------------------------------------------------------- */
+
+char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
+{
+    struct sbuf s = {0};
+    const int d = b->d;
+    sb_printf(&s, "{\"version\":%llu,\"episode\":%llu,\"H\":%d,\"d\":%d,\"A\":%d,\"beta\":",
+              (unsigned long long)b->version, (unsigned long long)b->episode, b->H, d, b->A);
+    sb_num(&s, b->beta);
+    sb_puts(&s, ",\"steps\":[");
+    for (int h = 0; h < b->H; h++) {
+        sb_printf(&s, "%s{\"h\":%d,\"w\":", h ? "," : "", h + 1);
+        sb_vec(&s, b->w + (size_t)h * d, d);
+        sb_puts(&s, ",\"gram\":[");
+        for (int i = 0; i < d; i++) {
+            if (i)
+                sb_puts(&s, ",");
+            sb_vec(&s, b->gram + ((size_t)h * d + i) * d, d);
+        }
+        sb_puts(&s, "]}");
+    }
+    const struct bb_privacy_summary *p = &b->privacy;
+    sb_puts(&s, "],\"privacy\":{\"rho\":");
+    sb_num(&s, p->rho);
+    sb_puts(&s, ",\"epsilon\":");
+    sb_num(&s, p->epsilon);
+    sb_puts(&s, ",\"delta\":");
+    sb_num(&s, p->delta);
+    sb_puts(&s, ",\"rho_spent\":");
+    sb_num(&s, p->rho_spent);
+    sb_printf(&s, ",\"updates\":%ld,\"max_updates\":%ld,\"episodes\":%ld,\"max_episodes\":%ld}}",
+              p->updates, p->max_updates, p->episodes, p->max_episodes);
+    return sb_finish(&s, len);
+}
+
+static int say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int say(char *why, size_t whylen, const char *fmt, ...)
+{
+    if (why && whylen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, whylen, fmt, ap);
+        va_end(ap);
+    }
+    return 0;
+}
+
+/* A finite number or null (read as INFINITY: non-private budgets). */
+static int get_num(json_t *v, double *out, int null_is_inf)
+{
+    if (null_is_inf && json_is_null(v)) {
+        *out = INFINITY;
+        return 1;
+    }
+    if (!json_is_number(v))
+        return 0;
+    *out = json_number_value(v);
+    return isfinite(*out);
+}
+
+static int get_vec(json_t *a, double *out, int n)
+{
+    if (!json_is_array(a) || (int)json_array_size(a) != n)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!get_num(json_array_get(a, (size_t)i), &out[i], 0))
+            return 0;
+    return 1;
+}
+
+static int get_int(json_t *o, const char *key, long long lo, long long hi, long long *out)
+{
+    json_t *v = json_object_get(o, key);
+    if (!json_is_integer(v))
+        return 0;
+    *out = json_integer_value(v);
+    return *out >= lo && *out <= hi;
+}
+
+int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out, char *why,
+                           size_t whylen)
+{
+    int rc = BB_EPROTO;
+    json_error_t jerr;
+    memset(out, 0, sizeof(*out));
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        say(why, whylen, "billboard is not valid JSON: %s", jerr.text);
+        return BB_EPROTO;
+    }
+    long long version, episode, H, d, A;
+    if (!json_is_object(root) || !get_int(root, "version", 0, INT64_MAX, &version) ||
+        !get_int(root, "episode", 0, INT64_MAX, &episode) || !get_int(root, "H", 1, 1000, &H) ||
+        !get_int(root, "d", 1, 1024, &d) || !get_int(root, "A", 1, 1024, &A)) {
+        say(why, whylen, "billboard header (version, episode, H, d, A) missing or out of range");
+        goto out;
+    }
+    if (bb_billboard_init(out, (int)H, (int)d, (int)A) != BB_OK) {
+        rc = BB_ENOMEM;
+        goto out;
+    }
+    out->version = (uint64_t)version;
+    out->episode = (uint64_t)episode;
+    if (!get_num(json_object_get(root, "beta"), &out->beta, 0)) {
+        say(why, whylen, "billboard beta missing or not a number");
+        goto out;
+    }
+    json_t *steps = json_object_get(root, "steps");
+    if (!json_is_array(steps) || (long long)json_array_size(steps) != H) {
+        say(why, whylen, "billboard steps must be an array of H entries");
+        goto out;
+    }
+    for (int h = 0; h < H; h++) {
+        json_t *st = json_array_get(steps, (size_t)h);
+        long long hh;
+        json_t *gram = json_object_get(st, "gram");
+        if (!get_int(st, "h", h + 1, h + 1, &hh) ||
+            !get_vec(json_object_get(st, "w"), out->w + (size_t)h * d, (int)d) ||
+            !json_is_array(gram) || (long long)json_array_size(gram) != d) {
+            say(why, whylen, "billboard step %d malformed", h + 1);
+            goto out;
+        }
+        for (int i = 0; i < d; i++)
+            if (!get_vec(json_array_get(gram, (size_t)i), out->gram + ((size_t)h * d + i) * d,
+                         (int)d)) {
+                say(why, whylen, "billboard step %d gram row %d malformed", h + 1, i);
+                goto out;
+            }
+    }
+    json_t *pr = json_object_get(root, "privacy");
+    struct bb_privacy_summary *p = &out->privacy;
+    long long u, mu, e, me;
+    if (!json_is_object(pr) || !get_num(json_object_get(pr, "rho"), &p->rho, 1) ||
+        !get_num(json_object_get(pr, "epsilon"), &p->epsilon, 1) ||
+        !get_num(json_object_get(pr, "delta"), &p->delta, 0) ||
+        !get_num(json_object_get(pr, "rho_spent"), &p->rho_spent, 0) ||
+        !get_int(pr, "updates", 0, INT64_MAX, &u) || !get_int(pr, "max_updates", 0, INT64_MAX, &mu) ||
+        !get_int(pr, "episodes", 0, INT64_MAX, &e) ||
+        !get_int(pr, "max_episodes", 0, INT64_MAX, &me)) {
+        say(why, whylen, "billboard privacy summary malformed");
+        goto out;
+    }
+    p->updates = (long)u;
+    p->max_updates = (long)mu;
+    p->episodes = (long)e;
+    p->max_episodes = (long)me;
+    rc = BB_OK;
+out:
+    json_decref(root);
+    if (rc != BB_OK)
+        bb_billboard_release(out);
+    return rc;
+}
+
+/* --- episode ------------------------------------------------------------- */
+
+int bb_episode_buf_init(struct bb_episode_buf *e, int H, int A, int d)
+{
+    memset(e, 0, sizeof(*e));
+    if (H < 1 || A < 1 || d < 1)
+        return BB_EINVAL;
+    e->H = H;
+    e->A = A;
+    e->d = d;
+    e->features = calloc((size_t)H * A * d, sizeof(double));
+    e->action = calloc((size_t)H, sizeof(int));
+    e->reward = calloc((size_t)H, sizeof(double));
+    if (!e->features || !e->action || !e->reward) {
+        bb_episode_buf_release(e);
+        return BB_ENOMEM;
+    }
+    return BB_OK;
+}
+
+void bb_episode_buf_release(struct bb_episode_buf *e)
+{
+    free(e->features);
+    free(e->action);
+    free(e->reward);
+    memset(e, 0, sizeof(*e));
+}
+
+struct bb_episode bb_episode_buf_view(const struct bb_episode_buf *e)
+{
+    struct bb_episode v = {e->features, e->action, e->reward};
+    return v;
+}
+
+char *bb_episode_to_json(const struct bb_episode_buf *e, size_t *len)
+{
+    struct sbuf s = {0};
+    sb_printf(&s, "{\"billboard_version\":%llu,\"steps\":[",
+              (unsigned long long)e->billboard_version);
+    for (int h = 0; h < e->H; h++) {
+        sb_puts(&s, h ? ",{\"features\":[" : "{\"features\":[");
+        for (int a = 0; a < e->A; a++) {
+            if (a)
+                sb_puts(&s, ",");
+            sb_vec(&s, e->features + ((size_t)h * e->A + a) * e->d, e->d);
+        }
+        sb_printf(&s, "],\"action\":%d,\"reward\":", e->action[h]);
+        sb_num(&s, e->reward[h]);
+        sb_puts(&s, "}");
+    }
+    sb_puts(&s, "]}");
+    return sb_finish(&s, len);
+}
+
+static int invalid(char *field, size_t fieldlen, char *why, size_t whylen, const char *msg,
+                   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int invalid(char *field, size_t fieldlen, char *why, size_t whylen, const char *msg,
+                   const char *fmt, ...)
+{
+    if (field && fieldlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(field, fieldlen, fmt, ap);
+        va_end(ap);
+    }
+    say(why, whylen, "%s", msg);
+    return BB_EINVAL;
+}
+
+int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
+                         struct bb_episode_buf *out, char *field, size_t fieldlen, char *why,
+                         size_t whylen)
+{
+    int rc = bb_episode_buf_init(out, H, A, d);
+    if (rc != BB_OK)
+        return rc;
+    if (field && fieldlen)
+        field[0] = '\0';
+    json_error_t jerr;
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        say(why, whylen, "malformed JSON at line %d column %d: %s", jerr.line, jerr.column,
+            jerr.text);
+        return BB_EPROTO;
+    }
+    rc = BB_EINVAL;
+    if (!json_is_object(root)) {
+        invalid(field, fieldlen, why, whylen, "the body must be a JSON object", "%s", "");
+        goto out;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(root, key, val) {
+        if (strcmp(key, "billboard_version") != 0 && strcmp(key, "steps") != 0) {
+            invalid(field, fieldlen, why, whylen, "unknown field", "/%s", key);
+            goto out;
+        }
+    }
+    long long version;
+    if (!get_int(root, "billboard_version", 0, INT64_MAX, &version)) {
+        invalid(field, fieldlen, why, whylen,
+                "billboard_version must be a non-negative integer", "%s", "/billboard_version");
+        goto out;
+    }
+    out->billboard_version = (uint64_t)version;
+    json_t *steps = json_object_get(root, "steps");
+    if (!json_is_array(steps) || (int)json_array_size(steps) != H) {
+        char msg[96];
+        snprintf(msg, sizeof(msg), "steps must be an array of exactly H = %d steps", H);
+        invalid(field, fieldlen, why, whylen, msg, "%s", "/steps");
+        goto out;
+    }
+    for (int h = 0; h < H; h++) {
+        json_t *st = json_array_get(steps, (size_t)h);
+        if (!json_is_object(st)) {
+            invalid(field, fieldlen, why, whylen, "each step must be an object", "/steps/%d", h);
+            goto out;
+        }
+        json_object_foreach(st, key, val) {
+            if (strcmp(key, "features") && strcmp(key, "action") && strcmp(key, "reward")) {
+                invalid(field, fieldlen, why, whylen, "unknown field", "/steps/%d/%s", h, key);
+                goto out;
+            }
+        }
+        json_t *feat = json_object_get(st, "features");
+        if (!json_is_array(feat) || (int)json_array_size(feat) != A) {
+            char msg[96];
+            snprintf(msg, sizeof(msg), "features must be an array of exactly A = %d rows", A);
+            invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features", h);
+            goto out;
+        }
+        for (int a = 0; a < A; a++) {
+            json_t *row = json_array_get(feat, (size_t)a);
+            if (!json_is_array(row) || (int)json_array_size(row) != d) {
+                char msg[96];
+                snprintf(msg, sizeof(msg), "a feature row must have exactly d = %d numbers", d);
+                invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features/%d", h, a);
+                goto out;
+            }
+            for (int j = 0; j < d; j++) {
+                json_t *x = json_array_get(row, (size_t)j);
+                double v;
+                if (!get_num(x, &v, 0)) {
+                    invalid(field, fieldlen, why, whylen, "features must be finite numbers",
+                            "/steps/%d/features/%d/%d", h, a, j);
+                    goto out;
+                }
+                out->features[((size_t)h * A + a) * d + j] = v;
+            }
+        }
+        json_t *act = json_object_get(st, "action");
+        if (!json_is_integer(act)) {
+            invalid(field, fieldlen, why, whylen, "action must be an integer", "/steps/%d/action",
+                    h);
+            goto out;
+        }
+        long long ai = json_integer_value(act);
+        if (ai < 0 || ai >= A) {
+            invalid(field, fieldlen, why, whylen, "action index out of range [0, A)",
+                    "/steps/%d/action", h);
+            goto out;
+        }
+        out->action[h] = (int)ai;
+        if (!get_num(json_object_get(st, "reward"), &out->reward[h], 0)) {
+            invalid(field, fieldlen, why, whylen, "reward must be a finite number in [0, 1]",
+                    "/steps/%d/reward", h);
+            goto out;
+        }
+    }
+    struct bb_episode view = bb_episode_buf_view(out);
+    rc = bb_episode_check(&view, H, A, d, field, fieldlen, why, whylen);
+out:
+    json_decref(root);
+    return rc;
+}
