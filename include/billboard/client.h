@@ -1,0 +1,277 @@
+/*
+ * billboard/client.h — libbillboard, the clinic side of the billboard protocol.
+ *
+ * A struct bb_client talks to one billboardd over HTTP (libcurl) and keeps
+ * the clinic's own data in an optional local SQLite file (the "state store"):
+ * the episode in progress and finished episodes not yet acknowledged by the
+ * daemon, each with the idempotency key generated once for it, so that after
+ * a crash of the clinic's process a resend replays instead of duplicating.
+ *
+ * Typical use:
+ *
+ *     struct bb_client *c;
+ *     bb_client_new("http://127.0.0.1:8080", token, "clinic.db", &c);
+ *     bb_client_fetch_billboard(c, NULL);        // GET /v1/billboard, ETag cached
+ *     bb_client_episode_begin(c, &id);           // records the billboard version
+ *     for (h = 1..H) {
+ *         bb_client_recommend_local(c, h, phi, q, &a);   // the shared policy
+ *         ... treat, observe reward r ...
+ *         bb_client_episode_step(c, id, phi, a, r);
+ *     }
+ *     bb_client_episode_finish(c, id);           // now queued, unsent
+ *     bb_client_flush(c, NULL, NULL, &sent);     // POST /v1/episodes for each
+ *     bb_client_free(c);
+ *
+ * Errors. Every fallible call returns BB_OK or a negative enum bb_err:
+ *   BB_ENET      the daemon could not be reached (after the retries)
+ *   BB_ESERVER   the daemon answered 5xx (after the retries)
+ *   BB_EPROTO    HTTP 400/415, or an answer that is not what the API says
+ *   BB_EAUTH     HTTP 401/403: missing, bad or revoked token
+ *   BB_ENOTFOUND HTTP 404 (e.g. no such billboard version or clinic)
+ *   BB_ECONFLICT HTTP 409: idempotency key reused with another body
+ *   BB_EFULL     HTTP 409 because K_max episodes are already used
+ *   BB_EINVAL    HTTP 413/422 (validation), or a bad argument to the call
+ *   BB_EIO       the local state store failed
+ *   BB_ENOMEM    allocation failed
+ * After a call that talked to the daemon, bb_client_last_status() is the HTTP
+ * status (0 if none was received) and bb_client_last_title()/_detail() the
+ * problem+json title and detail of an error answer (or the libcurl message of
+ * a network error).
+ *
+ * Retries. Network errors and 5xx answers are retried with exponential
+ * backoff (base, doubling, capped per wait, plus jitter) until max_attempts
+ * or until the total time spent waiting would exceed total_ms; 4xx answers are
+ * never retried. Only idempotent requests are retried: GETs, and POST
+ * /v1/episodes, which always carries an Idempotency-Key.
+ *
+ * Threads. A bb_client is used by one thread at a time; distinct clients may
+ * be used concurrently (libcurl and libsodium are initialised once, safely).
+ * Two clients must not share one state file at the same time.
+ *
+ * Ownership. Every pointer a function returns or takes is marked below:
+ * "caller owns" (the caller frees it), "borrowed" (valid until the stated
+ * event, never freed by the caller), or "copied" (the library keeps its own
+ * copy; the caller's buffer may be reused at once).
+ */
+#ifndef BILLBOARD_CLIENT_H
+#define BILLBOARD_CLIENT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "billboard/billboard.h"
+#include "billboard/codec.h"
+#include "billboard/episode.h"
+#include "billboard/err.h"
+
+#define BB_CLIENT_KEY_MAX 128 /* longest Idempotency-Key the daemon accepts */
+
+struct bb_client; /* opaque */
+
+/* ------------------------------------------------------------------ */
+/* Lifecycle                                                           */
+
+/* Creates a client for the daemon at base_url (e.g. "http://127.0.0.1:8080",
+ * no trailing "/v1"). token is the clinic's bearer token, or NULL for calls
+ * that need none (billboard, privacy, config). state_path is the local state
+ * store (SQLite file, created if missing) or NULL for none; the episode and
+ * flush calls then return BB_EINVAL. All three strings are copied; the token
+ * copy is wiped with sodium_memzero by bb_client_free. On success *out is a
+ * new client the caller owns (bb_client_free). Returns BB_OK, BB_EINVAL (bad
+ * URL), BB_EIO (state file cannot be opened or is not a state store), or
+ * BB_ENOMEM; *out is NULL on error. */
+int bb_client_new(const char *base_url, const char *token, const char *state_path,
+                  struct bb_client **out) BB_WARN_UNUSED;
+
+/* Frees c, its cached billboard, and wipes its tokens. NULL is a no-op. */
+void bb_client_free(struct bb_client *c);
+
+/* Sets the admin token for the /v1/clinics calls (copied, wiped on free or
+ * replacement). NULL clears it. Returns BB_OK or BB_ENOMEM. */
+int bb_client_set_admin_token(struct bb_client *c, const char *admin_token) BB_WARN_UNUSED;
+
+/* Retry and timeout policy. Defaults: max_attempts 6, base_ms 100, cap_ms
+ * 5000, total_ms 30000, timeout_ms 10000 per request (connect included). */
+struct bb_client_retry {
+    int max_attempts; /* total tries, >= 1 (1 = no retry) */
+    long base_ms;     /* first wait */
+    long cap_ms;      /* longest single wait */
+    long total_ms;    /* longest total waiting across the retries of one call */
+    long timeout_ms;  /* per HTTP request */
+};
+
+/* Replaces c's policy with *r (copied). Returns BB_EINVAL if a field is out
+ * of range (max_attempts < 1, negative times, timeout_ms < 1). */
+int bb_client_set_retry(struct bb_client *c, const struct bb_client_retry *r) BB_WARN_UNUSED;
+
+/* The default policy, for callers that change one field. */
+struct bb_client_retry bb_client_retry_default(void);
+
+/* ------------------------------------------------------------------ */
+/* The last answer                                                     */
+
+/* HTTP status of the last request c made (0 if none was answered). */
+int bb_client_last_status(const struct bb_client *c);
+
+/* problem+json "title" and "detail" of the last error answer, or for a
+ * network error "network error" and libcurl's message; "" when there is
+ * none. Borrowed: valid until the next call on c. Never NULL. */
+const char *bb_client_last_title(const struct bb_client *c);
+const char *bb_client_last_detail(const struct bb_client *c);
+
+/* Number of HTTP attempts the last call made (1 if it was not retried). */
+int bb_client_last_attempts(const struct bb_client *c);
+
+/* ------------------------------------------------------------------ */
+/* Billboard and policy                                                */
+
+/* GET /v1/billboard with If-None-Match of the cached ETag. On 200 the body
+ * is parsed and factored (bb_billboard_factor) and replaces the cached
+ * billboard; on 304 nothing is parsed. *changed (may be NULL) is 1 if a new
+ * billboard was installed, 0 on 304. Retried like every GET. On error the
+ * cached billboard is kept. */
+int bb_client_fetch_billboard(struct bb_client *c, int *changed) BB_WARN_UNUSED;
+
+/* The cached, factored billboard, or NULL before the first successful fetch.
+ * Borrowed: valid until the next bb_client_fetch_billboard() or
+ * bb_client_free() on c. */
+const struct bb_billboard *bb_client_billboard(const struct bb_client *c);
+
+/* The ETag of the cached billboard ("" if none). Borrowed, as above. */
+const char *bb_client_billboard_etag(const struct bb_client *c);
+
+/* GET /v1/billboard/{version}: a past billboard, parsed and factored into
+ * *out, which must be zeroed or released; the caller owns it afterwards
+ * (bb_billboard_release). BB_ENOTFOUND if the daemon has no such version. */
+int bb_client_get_billboard_version(struct bb_client *c, uint64_t version,
+                                    struct bb_billboard *out) BB_WARN_UNUSED;
+
+/* The recommendation for one state at step h (1..H) from the cached
+ * billboard, computed locally with the shared policy bb_billboard_act():
+ * features is borrowed, A*d doubles, row a = phi(x, a); q (borrowed, A
+ * doubles) receives the Q-values and may be NULL; *action the greedy action.
+ * No network. BB_EINVAL if no billboard is cached; BB_ERANGE if h is out of
+ * range. Features are not validated here (the daemon validates episodes). */
+int bb_client_recommend_local(struct bb_client *c, int h, const double *features, double *q,
+                              int *action) BB_WARN_UNUSED;
+
+/* POST /v1/recommend (thin-client mode; needs the clinic token): the same
+ * computation done by the daemon on billboard version `version`, or on its
+ * current one when version is UINT64_MAX. q (may be NULL) receives A
+ * doubles, *action the action, *used_version (may be NULL) the version the
+ * daemon used. It stores nothing, so it is retried like a GET. */
+int bb_client_recommend_remote(struct bb_client *c, int h, const double *features, int A, int d,
+                               uint64_t version, double *q, int *action,
+                               uint64_t *used_version) BB_WARN_UNUSED;
+
+/* ------------------------------------------------------------------ */
+/* Episodes                                                            */
+
+/* What the daemon answered to an accepted episode. */
+struct bb_client_receipt {
+    uint64_t episode;           /* k, the episode's index in commit order */
+    uint64_t billboard_version; /* as echoed by the daemon */
+    int status;                 /* HTTP status of the answer (201 when
+                                 * stored; a replay may answer 200 or 201) */
+};
+
+/* POST /v1/episodes of e (borrowed) with Authorization: Bearer <token> and
+ * Idempotency-Key: key (borrowed, 1..128 printable ASCII; NULL = a fresh
+ * random key, which makes the call unsafe to repeat after a crash — use the
+ * state store or pass your own key for that). Retried on network errors and
+ * 5xx with the same key and body; a 4xx is final. *receipt (may be NULL) is
+ * filled on success. */
+int bb_client_submit(struct bb_client *c, const struct bb_episode_buf *e, const char *key,
+                     struct bb_client_receipt *receipt) BB_WARN_UNUSED;
+
+/* Writes a fresh idempotency key (32 random bytes from libsodium, hex, 64
+ * characters + NUL) into buf (borrowed, at least 65 bytes). */
+void bb_client_new_key(char buf[65]);
+
+/* ------------------------------------------------------------------ */
+/* Local state store (needs state_path)                                */
+
+/* Begins an episode in the state store with sizes H, A, d and the billboard
+ * version the clinic's policy uses for it (normally
+ * bb_client_billboard(c)->version); generates and stores its idempotency
+ * key. *id receives the local id (> 0). Committed before it returns. */
+int bb_client_episode_begin(struct bb_client *c, int H, int A, int d, uint64_t billboard_version,
+                            int64_t *id) BB_WARN_UNUSED;
+
+/* Appends the next step of episode id: features (borrowed, A*d doubles),
+ * the chosen action, the observed reward. Committed before it returns.
+ * BB_ENOTFOUND: no such open episode. BB_ERANGE: the episode already has H
+ * steps. BB_EINVAL: action outside [0, A), reward outside [0,1], a feature
+ * row with ||phi|| > 1 or a non-finite number (reject, never clip). */
+int bb_client_episode_step(struct bb_client *c, int64_t id, const double *features, int action,
+                           double reward) BB_WARN_UNUSED;
+
+/* Marks episode id finished: it joins the unsent queue. BB_ERANGE if it has
+ * fewer than H steps; BB_ENOTFOUND if there is no such open episode. */
+int bb_client_episode_finish(struct bb_client *c, int64_t id) BB_WARN_UNUSED;
+
+/* Drops an open (unfinished) episode. BB_ENOTFOUND if there is none. */
+int bb_client_episode_abort(struct bb_client *c, int64_t id) BB_WARN_UNUSED;
+
+/* The most recently begun episode that is still open: *id and *steps (steps
+ * recorded so far, may be NULL). BB_ENOTFOUND if none is open. Used to resume
+ * after a crash. */
+int bb_client_episode_current(struct bb_client *c, int64_t *id, int *steps) BB_WARN_UNUSED;
+
+/* Adds a finished episode e (borrowed) straight to the unsent queue with a
+ * fresh key (or key, copied, if not NULL). *id (may be NULL) receives its
+ * local id. */
+int bb_client_enqueue(struct bb_client *c, const struct bb_episode_buf *e, const char *key,
+                      int64_t *id) BB_WARN_UNUSED;
+
+/* Loads local episode id (open or finished) into *out (must be zeroed or
+ * released; caller owns it afterwards) and its key into key (borrowed
+ * buffer, BB_CLIENT_KEY_MAX + 1 bytes; may be NULL). *steps (may be NULL)
+ * receives the steps recorded. */
+int bb_client_episode_load(struct bb_client *c, int64_t id, struct bb_episode_buf *out,
+                           char *key, int *steps) BB_WARN_UNUSED;
+
+/* Counts of the state store: open episodes and finished unsent ones. */
+int bb_client_pending(struct bb_client *c, long *open, long *unsent) BB_WARN_UNUSED;
+
+/* Called by bb_client_flush after every episode: done of total handled. */
+typedef void (*bb_client_progress_fn)(void *user, size_t done, size_t total);
+
+/* Sends every finished unsent episode, oldest first, each with its stored
+ * key; an acknowledged one is marked sent with its receipt. Stops at the
+ * first error that is not specific to one episode (network, 5xx after the
+ * retries, 401, K_max) and returns it; an episode the daemon rejects as
+ * invalid (422/400/409 key conflict) is marked rejected, kept in the file
+ * for inspection, and the flush goes on; the return value is then the first
+ * such error. progress (may be NULL) is called with user after each.
+ * *sent (may be NULL) receives the number acknowledged in this call. */
+int bb_client_flush(struct bb_client *c, bb_client_progress_fn progress, void *user,
+                    size_t *sent) BB_WARN_UNUSED;
+
+/* ------------------------------------------------------------------ */
+/* Public information                                                  */
+
+/* GET /v1/privacy and GET /v1/config: the parsed JSON object in *out, a new
+ * reference the caller owns (json_decref). */
+int bb_client_privacy(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
+int bb_client_config(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
+
+/* The sizes of the deployment, from GET /v1/config. */
+int bb_client_sizes(struct bb_client *c, int *H, int *A, int *d) BB_WARN_UNUSED;
+
+/* ------------------------------------------------------------------ */
+/* Administration (needs bb_client_set_admin_token)                    */
+
+/* POST /v1/clinics {"name": name}: *out receives the daemon's answer (caller
+ * owns; it holds the clinic id and its token, shown only this once — the
+ * caller should store it and json_decref promptly). Not retried. */
+int bb_client_clinic_add(struct bb_client *c, const char *name, json_t **out) BB_WARN_UNUSED;
+
+/* GET /v1/clinics: *out receives the list (caller owns). */
+int bb_client_clinic_list(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
+
+/* DELETE /v1/clinics/{id}: revokes clinic id (borrowed string). */
+int bb_client_clinic_revoke(struct bb_client *c, const char *id) BB_WARN_UNUSED;
+
+#endif
