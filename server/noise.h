@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "billboard/err.h"
 #include "rng.h"
 
 /* Grid resolution: the grid is 2^-BB_GRID_BITS of sigma (to a power of two). */

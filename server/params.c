@@ -44,7 +44,7 @@ double bb_epsilon_from_rho_cks(double rho, double delta)
     /* CKS 2020 Prop. 12 for (a, a rho)-RDP, solved for epsilon:
      * eps(a) = a rho + (ln(1/delta) + (a-1) ln(1-1/a) - ln a) / (a-1).
      * Minimised over a > 1 by golden-section search on a log scale. */
-    double lo = log(1.0 + 1e-9), hi = log(1e6);
+    double lo = log(1e-9), hi = log(1e6); /* over ln(a - 1) */
     const double g = (sqrt(5.0) - 1.0) / 2.0;
     double best = INFINITY;
     for (int it = 0; it < 200; it++) {

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "billboard/err.h"
+
 #define BB_RNG_BLOCK 4096
 
 struct bb_rng {

@@ -1,0 +1,365 @@
+/*
+ * test_engine.c — Algorithm 1 end to end in-process: the update rule and
+ * its cap, validation that changes nothing, non-private operation through
+ * the same code, split updates, and recovery by replay.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "linalg.h"
+#include "schedule.h"
+
+enum { H = 3, A = 3, D = 4 };
+
+struct ep {
+    double feat[H * A * D];
+    int act[H];
+    double rew[H];
+};
+
+static void random_episode(struct bb_rng *r, struct ep *e)
+{
+    for (int row = 0; row < H * A; row++) {
+        double *phi = e->feat + row * D, n2 = 0;
+        for (int j = 0; j < D; j++) {
+            phi[j] = bb_rng_uniform(r);
+            n2 += phi[j] * phi[j];
+        }
+        double s = (0.2 + 0.8 * bb_rng_uniform(r)) / sqrt(n2);
+        for (int j = 0; j < D; j++)
+            phi[j] *= s;
+    }
+    for (int h = 0; h < H; h++) {
+        e->act[h] = (int)bb_rng_below(r, A);
+        e->rew[h] = bb_rng_uniform(r);
+    }
+}
+
+static struct bb_episode view(const struct ep *e)
+{
+    struct bb_episode v = {e->feat, e->act, e->rew};
+    return v;
+}
+
+static void params(struct bb_params *p, long K, double rho, long cap)
+{
+    bb_params_defaults(p);
+    p->H = H, p->d = D, p->A = A, p->K_max = K, p->rho = rho, p->max_updates_cap = cap;
+    p->beta = 0.5;
+    char why[128];
+    if (bb_params_derive(p, why, sizeof(why)) != BB_OK)
+        fail_msg("%s", why);
+}
+
+/* Plays n episodes; before each one checks that the engine wants an update
+ * exactly when some log-det grew by ln C since the last update and the cap
+ * allows it. Returns the number of updates. */
+static long play(struct bb_engine *e, struct bb_rng *data, long n)
+{
+    const struct bb_params *p = bb_engine_params(e);
+    double last[H];
+    for (int h = 0; h < H; h++)
+        last[h] = D * log(bb_engine_ridge(e));
+    long updates = 0;
+    for (long k = 0; k < n; k++) {
+        int grew = 0;
+        for (int h = 0; h < H; h++)
+            grew |= bb_engine_logdet(e, h) - last[h] >= log(p->update_ratio);
+        int want = grew && updates < p->max_updates && k > 0;
+        assert_int_equal(bb_engine_update_due(e), want);
+        if (want) {
+            assert_int_equal(bb_engine_update(e), BB_OK);
+            updates++;
+            for (int h = 0; h < H; h++)
+                last[h] = bb_engine_logdet(e, h);
+            const struct bb_billboard *b = bb_engine_billboard(e);
+            assert_int_equal(b->version, (uint64_t)updates);
+            assert_int_equal(b->episode, (uint64_t)k);
+            assert_memory_equal(b->gram, bb_engine_gram(e, 0), sizeof(double) * D * D);
+        }
+        struct ep x;
+        random_episode(data, &x);
+        struct bb_episode v = view(&x);
+        assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+    }
+    assert_int_equal(bb_engine_updates(e), updates);
+    return updates;
+}
+
+static void test_rare_switching_rule(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    params(&p, 2000, 100.0, 0);
+    struct bb_rng rng, data;
+    bb_rng_init_seeded(&rng, 1);
+    bb_rng_init_seeded(&data, 2);
+    struct bb_engine *e;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    long u = play(e, &data, 2000);
+    assert_true(u >= 3);              /* the rule fired */
+    assert_true(u <= p.max_updates);  /* and never past N_max */
+    /* Published Gram matrices lie on the grid. */
+    const struct bb_billboard *b = bb_engine_billboard(e);
+    for (int i = 0; i < H * D * D; i++)
+        assert_true(bb_on_grid(b->gram[i], p.grid_gram));
+    assert_int_equal(bb_engine_add(e, &(struct bb_episode){0}, NULL, 0, NULL, 0), BB_EFULL);
+    bb_engine_free(e);
+}
+
+static void test_cap_is_hard(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    params(&p, 2000, 100.0, 2);
+    struct bb_rng rng, data;
+    bb_rng_init_seeded(&rng, 3);
+    bb_rng_init_seeded(&data, 4);
+    struct bb_engine *e;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    assert_int_equal(play(e, &data, 2000), 2);
+    assert_int_equal(bb_engine_update(e), BB_ECAP);
+    assert_int_equal(bb_engine_updates(e), 2);
+    bb_engine_free(e);
+}
+
+static void test_non_private_same_code(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    params(&p, 500, INFINITY, 0);
+    struct bb_rng rng, data;
+    bb_rng_init_seeded(&rng, 5);
+    bb_rng_init_seeded(&data, 6);
+    struct bb_engine *e;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    double ref[H][D * D];
+    memset(ref, 0, sizeof(ref));
+    for (int h = 0; h < H; h++)
+        for (int j = 0; j < D; j++)
+            ref[h][j * D + j] = 1.0; /* ridge lambda = 1 */
+    long u = play(e, &data, 0);
+    (void)u;
+    for (int k = 0; k < 300; k++) {
+        struct ep x;
+        random_episode(&data, &x);
+        for (int h = 0; h < H; h++) {
+            const double *phi = x.feat + (h * A + x.act[h]) * D;
+            for (int i = 0; i < D; i++)
+                for (int j = 0; j < D; j++)
+                    ref[h][i * D + j] += phi[i] * phi[j];
+        }
+        struct bb_episode v = view(&x);
+        assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+    }
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < D * D; i++)
+            assert_rel(bb_engine_gram(e, h)[i], ref[h][i], 1e-12); /* no noise */
+    bb_engine_free(e);
+
+    /* The every-episode baseline updates before every episode with data. */
+    bb_params_defaults(&p);
+    p.H = H, p.d = D, p.A = A, p.K_max = 50, p.rho = INFINITY, p.update_rule = BB_UPDATE_EVERY;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    for (int k = 0; k < 50; k++) {
+        assert_int_equal(bb_engine_update_due(e), k > 0);
+        if (k > 0)
+            assert_int_equal(bb_engine_update(e), BB_OK);
+        struct ep x;
+        random_episode(&data, &x);
+        struct bb_episode v = view(&x);
+        assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+    }
+    assert_int_equal(bb_engine_updates(e), 49);
+    bb_engine_free(e);
+}
+
+static void test_bad_input_changes_nothing(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    params(&p, 100, 1.0, 0);
+    struct bb_rng rng, data;
+    bb_rng_init_seeded(&rng, 7);
+    bb_rng_init_seeded(&data, 8);
+    struct bb_engine *e;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    struct ep good;
+    random_episode(&data, &good);
+    struct bb_episode v = view(&good);
+    assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+    double before[D * D];
+    memcpy(before, bb_engine_gram(e, 1), sizeof(before));
+
+    struct {
+        const char *field;
+        void (*spoil)(struct ep *);
+    } cases[] = {
+        {"/steps/1/features/2", NULL},
+        {"/steps/0/features/0", NULL},
+        {"/steps/2/reward", NULL},
+        {"/steps/0/reward", NULL},
+        {"/steps/1/action", NULL},
+        {"/steps/2/action", NULL},
+    };
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        struct ep bad = good;
+        switch (c) {
+        case 0: bad.feat[(1 * A + 2) * D + 1] = 1.0 + 1e-9; break; /* norm > 1, unchosen row */
+        case 1: bad.feat[0] = NAN; break;
+        case 2: bad.rew[2] = 1.0000001; break;
+        case 3: bad.rew[0] = -0.0001; break;
+        case 4: bad.act[1] = A; break;
+        case 5: bad.act[2] = -1; break;
+        }
+        char field[64], why[128];
+        struct bb_episode bv = view(&bad);
+        assert_int_equal(bb_engine_add(e, &bv, field, sizeof(field), why, sizeof(why)), BB_EINVAL);
+        assert_string_equal(field, cases[c].field);
+        assert_true(strlen(why) > 0);
+        assert_int_equal(bb_engine_episodes(e), 1);
+        assert_memory_equal(bb_engine_gram(e, 1), before, sizeof(before));
+    }
+    /* Boundary values are accepted: norm exactly 1, rewards 0 and 1. */
+    struct ep edge = good;
+    memset(edge.feat, 0, sizeof(edge.feat));
+    for (int row = 0; row < H * A; row++)
+        edge.feat[row * D + row % D] = 1.0;
+    edge.rew[0] = 0.0, edge.rew[1] = 1.0;
+    struct bb_episode ev = view(&edge);
+    assert_int_equal(bb_engine_add(e, &ev, NULL, 0, NULL, 0), BB_OK);
+    bb_engine_free(e);
+}
+
+static void test_split_update_while_ingesting(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    params(&p, 200, INFINITY, 0);
+    struct bb_rng r1, r2, d1, d2;
+    bb_rng_init_seeded(&r1, 9);
+    bb_rng_init_seeded(&r2, 9);
+    bb_rng_init_seeded(&d1, 10);
+    bb_rng_init_seeded(&d2, 10);
+    struct bb_engine *a, *b;
+    assert_int_equal(bb_engine_new(&p, &r1, &a), BB_OK);
+    assert_int_equal(bb_engine_new(&p, &r2, &b), BB_OK);
+    struct ep x;
+    for (int k = 0; k < 60; k++) {
+        random_episode(&d1, &x);
+        struct bb_episode v = view(&x);
+        assert_int_equal(bb_engine_add(a, &v, NULL, 0, NULL, 0), BB_OK);
+        random_episode(&d2, &x);
+        v = view(&x);
+        assert_int_equal(bb_engine_add(b, &v, NULL, 0, NULL, 0), BB_OK);
+    }
+    struct bb_update *u;
+    assert_int_equal(bb_engine_update_begin(a, &u), BB_OK);
+    struct bb_update *u2;
+    assert_int_equal(bb_engine_update_begin(a, &u2), BB_ECONFLICT); /* one at a time */
+    assert_false(bb_engine_update_due(a));
+    for (int k = 0; k < 30; k++) { /* episodes keep arriving meanwhile */
+        random_episode(&d1, &x);
+        struct bb_episode v = view(&x);
+        assert_int_equal(bb_engine_add(a, &v, NULL, 0, NULL, 0), BB_OK);
+    }
+    assert_int_equal(bb_engine_update_run(u), BB_OK);
+    assert_int_equal(bb_engine_update_finish(a, u), BB_OK);
+    bb_update_free(u);
+    assert_int_equal(bb_engine_update(b), BB_OK);
+    const struct bb_billboard *ba = bb_engine_billboard(a), *bbb = bb_engine_billboard(b);
+    assert_int_equal(ba->episode, 60);
+    assert_int_equal(ba->version, 1);
+    assert_memory_equal(ba->w, bbb->w, sizeof(double) * H * D);
+    assert_memory_equal(ba->gram, bbb->gram, sizeof(double) * H * D * D);
+    bb_engine_free(a);
+    bb_engine_free(b);
+}
+
+static void test_recovery_by_replay(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    params(&p, 500, 1000.0, 0);
+    struct bb_rng r1, r2, data;
+    bb_rng_init_seeded(&r1, 11);
+    bb_rng_init_seeded(&r2, 999); /* a restart has a fresh stream */
+    bb_rng_init_seeded(&data, 12);
+    struct bb_engine *a, *c;
+    assert_int_equal(bb_engine_new(&p, &r1, &a), BB_OK);
+    assert_int_equal(bb_engine_new(&p, &r2, &c), BB_OK);
+    static struct ep eps[333];
+    for (int k = 0; k < 333; k++) {
+        if (bb_engine_update_due(a))
+            assert_int_equal(bb_engine_update(a), BB_OK);
+        random_episode(&data, &eps[k]);
+        struct bb_episode v = view(&eps[k]);
+        assert_int_equal(bb_engine_add(a, &v, NULL, 0, NULL, 0), BB_OK);
+    }
+    assert_true(bb_engine_updates(a) > 0);
+    for (int k = 0; k < 333; k++) {
+        struct bb_episode v = view(&eps[k]);
+        assert_int_equal(bb_engine_replay(c, &v), BB_OK);
+    }
+    assert_int_equal(bb_engine_replay_done(c), BB_EINVAL); /* nodes missing */
+    for (int h = 0; h < H; h++)
+        for (int lv = 0; lv < p.L; lv++) {
+            long leaf;
+            const double *n = bb_tree_node(bb_engine_tree(a, h), lv, &leaf);
+            if (n)
+                assert_int_equal(bb_engine_load_node(c, h, lv, leaf, n), BB_OK);
+        }
+    assert_int_equal(bb_engine_replay_done(c), BB_OK);
+    assert_int_equal(bb_engine_restore_billboard(c, bb_engine_billboard(a)), BB_OK);
+    for (int h = 0; h < H; h++) {
+        assert_memory_equal(bb_engine_gram(c, h), bb_engine_gram(a, h), sizeof(double) * D * D);
+        assert_true(bb_engine_logdet(c, h) == bb_engine_logdet(a, h));
+    }
+    assert_int_equal(bb_engine_updates(c), bb_engine_updates(a));
+    assert_int_equal(bb_engine_update_due(c), bb_engine_update_due(a));
+    const struct bb_billboard *ba = bb_engine_billboard(a), *bc = bb_engine_billboard(c);
+    assert_memory_equal(ba->w, bc->w, sizeof(double) * H * D);
+    bb_engine_free(a);
+    bb_engine_free(c);
+}
+
+static void test_version_zero(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    params(&p, 100, 1.0, 0);
+    struct bb_rng rng;
+    bb_rng_init_seeded(&rng, 13);
+    struct bb_engine *e;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    const struct bb_billboard *b = bb_engine_billboard(e);
+    assert_int_equal(b->version, 0);
+    double ridge = bb_engine_ridge(e);
+    assert_true(ridge >= p.ridge && ridge - p.ridge < p.grid_gram); /* snapped up */
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < D; i++) {
+            assert_true(b->w[h * D + i] == 0.0);
+            for (int j = 0; j < D; j++)
+                assert_true(b->gram[(h * D + i) * D + j] == (i == j ? ridge : 0.0));
+        }
+    assert_false(bb_engine_update_due(e));
+    bb_engine_free(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rare_switching_rule),
+        cmocka_unit_test(test_cap_is_hard),
+        cmocka_unit_test(test_non_private_same_code),
+        cmocka_unit_test(test_bad_input_changes_nothing),
+        cmocka_unit_test(test_split_update_while_ingesting),
+        cmocka_unit_test(test_recovery_by_replay),
+        cmocka_unit_test(test_version_zero),
+    };
+    return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
+}

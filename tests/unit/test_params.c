@@ -1,0 +1,209 @@
+/*
+ * test_params.c — every privacy constant on known values (DESIGN.md §3).
+ */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "params.h"
+
+struct known {
+    int H, d;
+    long K;
+    double rho;
+    int L;
+    double sigma_gram, shift;
+    long max_updates;
+    double sigma_y;
+};
+
+/* From the issue: default f = 1/2, p = 0.05, C = 2. */
+static const struct known table[] = {
+    {5, 10, 10000, 1.0, 15, 12.247449, 1910.6544, 31, 149.398795},
+    {10, 32, 100000, 0.5, 18, 26.832816, 6403.6012, 184, 1334.586078},
+    {20, 8, 1000, 10.0, 11, 6.633250, 816.4673, 33, 341.209613},
+};
+
+static void derive(struct bb_params *p, int H, int d, long K, double rho)
+{
+    bb_params_defaults(p);
+    p->H = H;
+    p->d = d;
+    p->A = 4;
+    p->K_max = K;
+    p->rho = rho;
+    char why[128];
+    int rc = bb_params_derive(p, why, sizeof(why));
+    if (rc != BB_OK)
+        fail_msg("derive failed: %s", why);
+}
+
+static void test_known_values(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        const struct known *k = &table[i];
+        struct bb_params p;
+        derive(&p, k->H, k->d, k->K, k->rho);
+        assert_int_equal(p.L, k->L);
+        assert_rel(p.sigma_gram, k->sigma_gram, 1e-6);
+        assert_rel(p.shift, k->shift, 1e-6);
+        assert_int_equal(p.max_updates, k->max_updates);
+        assert_rel(p.sigma_y, k->sigma_y, 1e-6);
+        assert_rel(p.ridge, 2 * k->shift, 1e-6);
+        /* The formulas themselves, independently of the table. */
+        assert_rel(p.sigma_gram * p.sigma_gram, k->H * (double)k->L / (0.5 * k->rho), 1e-12);
+        assert_rel(p.sigma_y * p.sigma_y,
+                   2.0 * k->H * k->max_updates * (k->H + 1.0) * (k->H + 1.0) / (0.5 * k->rho),
+                   1e-12);
+    }
+}
+
+static void test_epsilon_rho_conversions(void **state)
+{
+    (void)state;
+    assert_rel(bb_epsilon_from_rho(1.0, 1e-5), 7.786140, 1e-6);
+    assert_rel(bb_rho_from_epsilon(1.0, 1e-5), 0.02081994, 1e-6);
+    /* Round trips both ways. */
+    for (double rho = 1e-3; rho < 100; rho *= 3.7)
+        assert_rel(bb_rho_from_epsilon(bb_epsilon_from_rho(rho, 1e-6), 1e-6), rho, 1e-9);
+    /* CKS is never worse than the plain conversion and close for small rho. */
+    for (double rho = 1e-3; rho < 100; rho *= 3.7) {
+        double plain = bb_epsilon_from_rho(rho, 1e-5), cks = bb_epsilon_from_rho_cks(rho, 1e-5);
+        assert_true(cks <= plain);
+        assert_true(cks > 0.7 * plain);
+    }
+    /* An (epsilon, delta) budget is converted to rho. */
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 10, p.A = 2, p.K_max = 10000, p.epsilon = 1.0, p.delta = 1e-5;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.rho, 0.02081994, 1e-6);
+    assert_rel(p.epsilon, 1.0, 1e-12);
+}
+
+static void test_paper_calibration_is_under_noised(void **state)
+{
+    (void)state;
+    /* The paper's y variance is smaller by 2(H+1)^2 / (3H). */
+    for (int H = 1; H <= 20; H += 3) {
+        struct bb_params c, p;
+        derive(&c, H, 8, 5000, 1.0);
+        bb_params_defaults(&p);
+        p.H = H, p.d = 8, p.A = 4, p.K_max = 5000, p.rho = 1.0;
+        p.calibration = BB_CAL_PAPER;
+        assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+        assert_rel(c.sigma_y * c.sigma_y / (p.sigma_y * p.sigma_y),
+                   2.0 * (H + 1) * (H + 1) / (3.0 * H), 1e-12);
+        assert_true(c.v_floor == 0.0);
+        assert_true(isinf(p.v_floor) && p.v_floor < 0); /* no lower clip */
+        assert_rel(c.sigma_gram, p.sigma_gram, 1e-15);  /* tree unchanged */
+    }
+}
+
+static void test_cap(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    derive(&p, 5, 10, 10000, 1.0); /* bound 31 */
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 10, p.A = 4, p.K_max = 10000, p.rho = 1.0, p.max_updates_cap = 10;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(p.max_updates, 10);
+    /* sigma_y follows the cap: fewer updates, less noise per update. */
+    assert_rel(p.sigma_y * p.sigma_y, 2.0 * 5 * 10 * 36 / 0.5, 1e-12);
+    char why[160];
+    p.max_updates_cap = 32;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "31"));
+}
+
+static void test_grid_inflation(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    derive(&p, 10, 32, 100000, 0.5);
+    /* Grids are powers of two about 2^-20 of sigma. */
+    int e;
+    assert_rel(frexp(p.grid_gram, &e), 0.5, 0);
+    assert_true(p.sigma_gram / p.grid_gram >= 0x1p20 && p.sigma_gram / p.grid_gram < 0x1p21);
+    assert_rel(p.sigma_gram_eff, p.sigma_gram * (1 + p.grid_gram * 32 / sqrt(2.0)), 1e-15);
+    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + p.grid_y * sqrt(32.0) / 22.0), 1e-15);
+    assert_true(p.sigma_gram_eff > p.sigma_gram && p.sigma_gram_eff < p.sigma_gram * 1.001);
+}
+
+static void test_non_private(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    derive(&p, 5, 8, 1000, INFINITY);
+    assert_false(p.is_private);
+    assert_true(p.sigma_gram == 0 && p.sigma_y == 0);
+    assert_rel(p.ridge, 1.0, 0);
+    assert_int_equal(p.max_updates, 1000);
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 4, p.K_max = 1000, p.rho = INFINITY, p.update_rule = BB_UPDATE_EVERY;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    /* Private runs must switch rarely: N_max is what calibrates sigma_y. */
+    p.rho = 1.0;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_EINVAL);
+}
+
+static void test_rejects_bad_config(void **state)
+{
+    (void)state;
+    struct bb_params base, p;
+    bb_params_defaults(&base);
+    base.H = 5, base.d = 8, base.A = 4, base.K_max = 1000, base.rho = 1;
+    char why[128];
+    p = base, p.H = 0;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.d = 0;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.A = 0;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.K_max = 0;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.rho = -1;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.rho = NAN;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.gram_share = 1.0;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.update_ratio = 1.0;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.failure_prob = 0;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.delta = 1;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.beta = -1;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
+}
+
+static void test_spent(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    derive(&p, 5, 10, 10000, 1.0);
+    assert_rel(bb_params_rho_gram_spent(&p, 0), 0.0, 0);
+    assert_rel(bb_params_rho_gram_spent(&p, 7), 0.5, 1e-15);
+    assert_rel(bb_params_rho_y_spent(&p, 31), 0.5, 1e-15);
+    assert_rel(bb_params_rho_y_spent(&p, 1), 0.5 / 31, 1e-15);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_values),
+        cmocka_unit_test(test_epsilon_rho_conversions),
+        cmocka_unit_test(test_paper_calibration_is_under_noised),
+        cmocka_unit_test(test_cap),
+        cmocka_unit_test(test_grid_inflation),
+        cmocka_unit_test(test_non_private),
+        cmocka_unit_test(test_rejects_bad_config),
+        cmocka_unit_test(test_spent),
+    };
+    return cmocka_run_group_tests_name("params", tests, NULL, NULL);
+}
