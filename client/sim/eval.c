@@ -1,0 +1,72 @@
+/*
+ * eval.c — backward induction over the dense tables of env.h (eval.h).
+ */
+#include "sim/eval.h"
+
+#include <string.h>
+
+/* Q_h(s, a) = r_h(s, a) + sum_s' P_h(s' | s, a) V_{h+1}(s'). */
+static double q_value(const struct bb_sim_env *env, int h, int s, int a, const double *next)
+{
+    const int S = env->S;
+    const size_t sa = ((size_t)h * S + s) * env->A + a;
+    const double *p = env->trans + sa * S;
+    double q = env->reward[sa];
+    for (int t = 0; t < S; t++)
+        q += p[t] * next[t];
+    return q;
+}
+
+void bb_sim_eval_optimal(const struct bb_sim_env *env, double *V, int *pi)
+{
+    const int S = env->S, H = env->H;
+    memset(V + (size_t)H * S, 0, sizeof(double) * (size_t)S);
+    for (int h = H - 1; h >= 0; h--) {
+        const double *next = V + (size_t)(h + 1) * S;
+        for (int s = 0; s < S; s++) {
+            int best = 0;
+            double v = q_value(env, h, s, 0, next);
+            for (int a = 1; a < env->A; a++) {
+                double q = q_value(env, h, s, a, next);
+                if (q > v) {
+                    v = q;
+                    best = a;
+                }
+            }
+            V[(size_t)h * S + s] = v;
+            if (pi)
+                pi[(size_t)h * S + s] = best;
+        }
+    }
+}
+
+void bb_sim_eval_policy(const struct bb_sim_env *env, const int *pi, double *V)
+{
+    const int S = env->S, H = env->H;
+    memset(V + (size_t)H * S, 0, sizeof(double) * (size_t)S);
+    for (int h = H - 1; h >= 0; h--)
+        for (int s = 0; s < S; s++)
+            V[(size_t)h * S + s] =
+                q_value(env, h, s, pi[(size_t)h * S + s], V + (size_t)(h + 1) * S);
+}
+
+void bb_sim_eval_uniform(const struct bb_sim_env *env, double *V)
+{
+    const int S = env->S, H = env->H;
+    memset(V + (size_t)H * S, 0, sizeof(double) * (size_t)S);
+    for (int h = H - 1; h >= 0; h--)
+        for (int s = 0; s < S; s++) {
+            double v = 0.0;
+            for (int a = 0; a < env->A; a++)
+                v += q_value(env, h, s, a, V + (size_t)(h + 1) * S);
+            V[(size_t)h * S + s] = v / env->A;
+        }
+}
+
+double bb_sim_eval_initial(const struct bb_sim_env *env, const double *V)
+{
+    double v = 0.0;
+    for (int s = 0; s < env->S; s++)
+        v += env->init[s] * V[s];
+    return v;
+}

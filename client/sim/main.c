@@ -1,0 +1,348 @@
+/*
+ * main.c — billboard-sim: simulated clinics against Private LSVI-UCB, with
+ * the exact regret of every episode (issue 4). `billboard-sim --help`.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "sim/env.h"
+#include "sim/report.h"
+#include "sim/run.h"
+
+#define MAX_LIST 16
+#define MAX_RUNS 256
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: billboard-sim [options]\n"
+            "Plays K episodes from N simulated clinics against Private LSVI-UCB and\n"
+            "records the exact regret V*_1(x_1) - V^pi_1(x_1) of every episode.\n\n"
+            "Environment:\n"
+            "  --env NAME|FILE      simplex (default), riverswim, or a JSON file (docs/ENV.md)\n"
+            "  --states S           states (simplex: 50, riverswim: 6)\n"
+            "  --actions A          simplex actions (default 5)\n"
+            "  --dim d              simplex feature dimension (default 8)\n"
+            "  --horizon H          steps (simplex: 5, riverswim: 20)\n"
+            "  --alpha a            Dirichlet concentration of the simplex MDP (default 0.3)\n"
+            "  --env-seed N         seed of the simplex MDP (default 1)\n\n"
+            "Runs:\n"
+            "  --algo LIST          comma list of lsvi-ucb, lsvi-ucb-rare, private, paper,\n"
+            "                       random (default lsvi-ucb-rare,private,random)\n"
+            "  --episodes K         episodes per run (default 1000)\n"
+            "  --clinics N          concurrent clinics (default 1)\n"
+            "  --seed N             seed of the engine noise and the environment (default 1)\n"
+            "  --epsilon LIST       budgets for private and paper, one run each (default 10);\n"
+            "                       'inf' runs them non-private\n"
+            "  --beta B             bonus scale (default 1)\n"
+            "  --beta-sweep LIST    one run per beta, e.g. 0.1,0.3,1,3,10\n"
+            "  (also --delta --gram-share --failure-prob --update-ratio --max-updates\n"
+            "   --max-episodes, as for billboardd)\n\n"
+            "Output:\n"
+            "  --csv FILE           CSV rows (default: none; '-' for stdout)\n"
+            "  --every M            a CSV row every M episodes (default K/1000)\n"
+            "  --summary FILE       Markdown table of the runs (default: stderr)\n"
+            "  --checkpoints LIST   episode counts of the table's regret columns\n"
+            "                       (default 1000,10000,100000)\n"
+            "  --plot PREFIX        PREFIX-regret.png and PREFIX-switches.png (gnuplot)\n"
+            "  --quiet              no progress on stderr\n");
+}
+
+/* Splits a comma list of numbers ("inf" allowed) into out. */
+static int parse_list(const char *s, double *out, int max, int *n)
+{
+    char buf[512];
+    snprintf(buf, sizeof(buf), "%s", s);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        errno = 0;
+        double v = strtod(t, &end);
+        if (errno || end == t || *end || isnan(v) || *n >= max)
+            return BB_EINVAL;
+        out[(*n)++] = v;
+    }
+    return *n > 0 ? BB_OK : BB_EINVAL;
+}
+
+static int parse_long(const char *s, long lo, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo)
+        return BB_EINVAL;
+    *out = v;
+    return BB_OK;
+}
+
+static void progress(void *arg, long done, long total)
+{
+    const char *label = arg;
+    int width = 40, fill = (int)((double)done / (double)total * width);
+    fprintf(stderr, "\r%-32.32s [", label);
+    for (int i = 0; i < width; i++)
+        fputc(i < fill ? '#' : '.', stderr);
+    fprintf(stderr, "] %ld/%ld", done, total);
+    if (done >= total)
+        fputc('\n', stderr);
+}
+
+struct opts {
+    const char *env, *csv, *summary, *plot;
+    long S, A, d, H, env_seed, K, clinics, seed, every;
+    double alpha;
+    double eps[MAX_LIST], betas[MAX_LIST];
+    int neps, nbetas;
+    long checkpoints[MAX_LIST];
+    int ncheck;
+    int algo_on[BB_SIM_NALGO];
+    int quiet;
+    struct bb_params base;
+};
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+    char why[256];
+    memset(o, 0, sizeof(*o));
+    o->env = "simplex";
+    o->S = o->A = o->d = o->H = -1;
+    o->env_seed = 1;
+    o->alpha = 0.3;
+    o->K = 1000;
+    o->clinics = 1;
+    o->seed = 1;
+    o->eps[0] = 10;
+    o->neps = 1;
+    o->betas[0] = 1;
+    o->nbetas = 1;
+    o->checkpoints[0] = 1000;
+    o->checkpoints[1] = 10000;
+    o->checkpoints[2] = 100000;
+    o->ncheck = 3;
+    o->algo_on[BB_SIM_LSVI_UCB_RARE] = o->algo_on[BB_SIM_PRIVATE] = o->algo_on[BB_SIM_RANDOM] = 1;
+    bb_params_defaults(&o->base);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 1;
+        }
+        if (strcmp(a, "--quiet") == 0) {
+            o->quiet = 1;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "billboard-sim: %s needs a value\n", a);
+            return BB_EINVAL;
+        }
+        i++;
+        int rc = BB_OK;
+        double tmp[MAX_LIST];
+        int nt;
+        if (strcmp(a, "--env") == 0) o->env = v;
+        else if (strcmp(a, "--csv") == 0) o->csv = v;
+        else if (strcmp(a, "--summary") == 0) o->summary = v;
+        else if (strcmp(a, "--plot") == 0) o->plot = v;
+        else if (strcmp(a, "--states") == 0) rc = parse_long(v, 1, &o->S);
+        else if (strcmp(a, "--actions") == 0) rc = parse_long(v, 1, &o->A);
+        else if (strcmp(a, "--dim") == 0) rc = parse_long(v, 1, &o->d);
+        else if (strcmp(a, "--horizon") == 0) rc = parse_long(v, 1, &o->H);
+        else if (strcmp(a, "--env-seed") == 0) rc = parse_long(v, 0, &o->env_seed);
+        else if (strcmp(a, "--episodes") == 0) rc = parse_long(v, 1, &o->K);
+        else if (strcmp(a, "--clinics") == 0) rc = parse_long(v, 1, &o->clinics);
+        else if (strcmp(a, "--seed") == 0) rc = parse_long(v, 0, &o->seed);
+        else if (strcmp(a, "--every") == 0) rc = parse_long(v, 1, &o->every);
+        else if (strcmp(a, "--alpha") == 0) rc = parse_list(v, &o->alpha, 1, &nt);
+        else if (strcmp(a, "--epsilon") == 0) rc = parse_list(v, o->eps, MAX_LIST, &o->neps);
+        else if (strcmp(a, "--beta") == 0) rc = parse_list(v, o->betas, 1, &o->nbetas);
+        else if (strcmp(a, "--beta-sweep") == 0)
+            rc = parse_list(v, o->betas, MAX_LIST, &o->nbetas);
+        else if (strcmp(a, "--checkpoints") == 0) {
+            rc = parse_list(v, tmp, MAX_LIST, &o->ncheck);
+            for (int c = 0; rc == BB_OK && c < o->ncheck; c++)
+                o->checkpoints[c] = (long)tmp[c];
+        } else if (strcmp(a, "--algo") == 0) {
+            char buf[256];
+            snprintf(buf, sizeof(buf), "%s", v);
+            memset(o->algo_on, 0, sizeof(o->algo_on));
+            for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && rc == BB_OK;
+                 t = strtok_r(NULL, ",", &save)) {
+                enum bb_sim_algo al;
+                rc = bb_sim_algo_parse(t, &al);
+                if (rc == BB_OK)
+                    o->algo_on[al] = 1;
+            }
+        } else {
+            rc = bb_config_option(&o->base, a, v, why, sizeof(why));
+            if (rc == BB_ENOTFOUND) {
+                fprintf(stderr, "billboard-sim: unknown option %s (see --help)\n", a);
+                return BB_EINVAL;
+            }
+            if (rc != BB_OK) {
+                fprintf(stderr, "billboard-sim: %s\n", why);
+                return rc;
+            }
+        }
+        if (rc != BB_OK) {
+            fprintf(stderr, "billboard-sim: bad value '%s' for %s\n", v, a);
+            return rc;
+        }
+    }
+    return BB_OK;
+}
+
+static int make_env(const struct opts *o, struct bb_sim_env **env)
+{
+    char why[512];
+    int rc;
+    if (strcmp(o->env, "simplex") == 0) {
+        rc = bb_sim_env_simplex(o->S > 0 ? (int)o->S : 50, o->A > 0 ? (int)o->A : 5,
+                                o->d > 0 ? (int)o->d : 8, o->H > 0 ? (int)o->H : 5, o->alpha,
+                                (uint64_t)o->env_seed, env);
+        if (rc != BB_OK)
+            fprintf(stderr, "billboard-sim: simplex MDP: %s\n", bb_strerror(rc));
+    } else if (strcmp(o->env, "riverswim") == 0) {
+        rc = bb_sim_env_riverswim(o->S > 0 ? (int)o->S : 6, o->H > 0 ? (int)o->H : 20, env);
+        if (rc != BB_OK)
+            fprintf(stderr, "billboard-sim: riverswim: %s\n", bb_strerror(rc));
+    } else {
+        rc = bb_sim_env_load(o->env, env, why, sizeof(why));
+        if (rc != BB_OK)
+            fprintf(stderr, "billboard-sim: %s\n", why);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o;
+    struct bb_sim_env *env = NULL;
+    struct bb_sim_run *runs = NULL;
+    struct bb_sim_report_item items[MAX_RUNS];
+    char labels[MAX_RUNS][64];
+    char why[512] = "";
+    int nruns = 0, status = 2;
+    FILE *csv = NULL, *summary = NULL;
+
+    int rc = parse_args(argc, argv, &o);
+    if (rc == 1)
+        return 0;
+    if (rc != BB_OK)
+        return 2;
+    if (make_env(&o, &env) != BB_OK)
+        goto out;
+    status = 1;
+    runs = calloc(MAX_RUNS, sizeof(*runs));
+    if (!runs)
+        goto out;
+    /* The plan: per beta, each algorithm; private and paper once per epsilon;
+     * random once (it has no beta). */
+    for (int b = 0; b < o.nbetas; b++)
+        for (int al = 0; al < BB_SIM_NALGO; al++) {
+            if (!o.algo_on[al] || (al == BB_SIM_RANDOM && b > 0))
+                continue;
+            int per = al == BB_SIM_PRIVATE || al == BB_SIM_PAPER ? o.neps : 1;
+            for (int e = 0; e < per && nruns < MAX_RUNS; e++) {
+                struct bb_sim_run *r = &runs[nruns];
+                r->env = env;
+                r->algo = (enum bb_sim_algo)al;
+                r->base = o.base;
+                r->base.beta = o.betas[b];
+                r->episodes = o.K;
+                r->clinics = (int)o.clinics;
+                r->seed = (uint64_t)o.seed;
+                if (per > 1 || al == BB_SIM_PRIVATE || al == BB_SIM_PAPER) {
+                    r->base.rho = 0;
+                    r->base.epsilon = o.eps[e];
+                    if (isinf(o.eps[e]))
+                        snprintf(labels[nruns], sizeof(labels[0]), "%s eps=inf",
+                                 bb_sim_algo_name(r->algo));
+                    else
+                        snprintf(labels[nruns], sizeof(labels[0]), "%s eps=%g",
+                                 bb_sim_algo_name(r->algo), o.eps[e]);
+                } else {
+                    snprintf(labels[nruns], sizeof(labels[0]), "%s", bb_sim_algo_name(r->algo));
+                }
+                if (o.nbetas > 1 && al != BB_SIM_RANDOM) {
+                    size_t l = strlen(labels[nruns]);
+                    snprintf(labels[nruns] + l, sizeof(labels[0]) - l, " beta=%g", o.betas[b]);
+                }
+                if (!o.quiet) {
+                    r->progress = progress;
+                    r->progress_arg = labels[nruns];
+                }
+                items[nruns].run = r;
+                items[nruns].label = labels[nruns];
+                nruns++;
+            }
+        }
+    if (o.csv) {
+        csv = strcmp(o.csv, "-") == 0 ? stdout : fopen(o.csv, "w");
+        if (!csv) {
+            fprintf(stderr, "billboard-sim: %s: %s\n", o.csv, strerror(errno));
+            goto out;
+        }
+        bb_sim_report_csv_header(csv);
+    }
+    for (int i = 0; i < nruns; i++) {
+        struct bb_sim_run *r = &runs[i];
+        rc = bb_sim_run_inprocess(r, why, sizeof(why));
+        if (rc != BB_OK) {
+            fprintf(stderr, "billboard-sim: %s: %s\n", items[i].label, why);
+            goto out;
+        }
+        double cum = 0.0;
+        for (long k = 0; k < r->episodes; k++)
+            cum += r->regret[k];
+        fprintf(stderr,
+                "%s: K=%ld cumulative regret %.3f, switches %ld, updates %ld, "
+                "%.0f episodes/s (%.2f s)\n",
+                items[i].label, r->episodes, cum, r->switches[r->episodes - 1], r->updates,
+                r->seconds > 0 ? (double)r->episodes / r->seconds : 0.0, r->seconds);
+        if (r->notpd)
+            fprintf(stderr, "%s: %ld updates refused (noisy Gram matrix not PD)\n",
+                    items[i].label, r->notpd);
+        if (csv)
+            bb_sim_report_csv(csv, r, o.every > 0 ? o.every : (o.K / 1000 > 0 ? o.K / 1000 : 1));
+    }
+    if (csv && csv != stdout && fclose(csv) != 0) {
+        csv = NULL;
+        fprintf(stderr, "billboard-sim: %s: %s\n", o.csv, strerror(errno));
+        goto out;
+    }
+    csv = NULL;
+    summary = o.summary ? fopen(o.summary, "w") : stderr;
+    if (!summary) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", o.summary, strerror(errno));
+        goto out;
+    }
+    bb_sim_report_table(summary, items, nruns, o.checkpoints, o.ncheck);
+    if (summary != stderr && fclose(summary) != 0) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", o.summary, strerror(errno));
+        goto out;
+    }
+    if (o.plot) {
+        char title[160];
+        snprintf(title, sizeof(title), "%s (S=%d A=%d d=%d H=%d)", env->name, env->S, env->A,
+                 env->d, env->H);
+        if (bb_sim_report_plot(o.plot, title, items, nruns, 1) != BB_OK) {
+            fprintf(stderr, "billboard-sim: gnuplot failed for %s\n", o.plot);
+            goto out;
+        }
+    }
+    status = 0;
+out:
+    if (csv && csv != stdout)
+        fclose(csv);
+    for (int i = 0; runs && i < nruns; i++)
+        bb_sim_run_release(&runs[i]);
+    bb_sim_env_free(env);
+    free(runs);
+    return status;
+}

@@ -1,0 +1,81 @@
+/*
+ * run.h — one simulated run: K episodes from N clinics, in-process.
+ *
+ * The clinics play in rounds: at the start of a round each of the N clinics
+ * reads the current billboard (all see the same version), plays one episode
+ * with it, and the curator then receives the N episodes in order, checking
+ * Alg. 1 line 6 (and updating) after each one. With N = 1 this is exactly
+ * Algorithm 1. For every episode k the run records the exact regret
+ * V*_1(x_1^k) - V^{pi_k}_1(x_1^k) of the policy the clinic actually used,
+ * and the number of policy switches so far: the billboard versions other
+ * than the initial version 0 that some clinic has acted on.
+ *
+ * The algorithms (each labelled in every output):
+ *   lsvi-ucb       non-private LSVI-UCB, a new policy after every episode
+ *   lsvi-ucb-rare  non-private, Alg. 1's determinant-doubling rule
+ *   private        Private LSVI-UCB, corrected calibration (DESIGN.md §3)
+ *   paper          the paper's calibration as printed (under-noised y, no
+ *                  lower clip): for comparison only
+ *   random         every action uniformly at random (no curator)
+ */
+#ifndef BB_SIM_RUN_H
+#define BB_SIM_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "params.h"
+#include "sim/env.h"
+
+enum bb_sim_algo {
+    BB_SIM_LSVI_UCB = 0,
+    BB_SIM_LSVI_UCB_RARE,
+    BB_SIM_PRIVATE,
+    BB_SIM_PAPER,
+    BB_SIM_RANDOM,
+    BB_SIM_NALGO
+};
+
+/* The label of a ("lsvi-ucb", ...). Static. */
+const char *bb_sim_algo_name(enum bb_sim_algo a);
+/* BB_OK and *out, or BB_EINVAL for an unknown label. */
+int bb_sim_algo_parse(const char *name, enum bb_sim_algo *out) BB_WARN_UNUSED;
+
+/* Fills p (copy of base) for running algo on env: sizes from env, K_max
+ * (base's, or episodes if unset), rho/epsilon, update rule and calibration
+ * from the algorithm (base's epsilon/rho are kept for private and paper,
+ * forced to infinity otherwise), then derives. BB_EINVAL + why on error. */
+int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo,
+                  const struct bb_params *base, long episodes, struct bb_params *p, char *why,
+                  size_t whylen) BB_WARN_UNUSED;
+
+struct bb_sim_run {
+    /* --- set by the caller --- */
+    const struct bb_sim_env *env;  /* borrowed */
+    enum bb_sim_algo algo;
+    struct bb_params base;         /* configuration flags (beta, epsilon, C, K_max, ...) */
+    long episodes;                 /* K */
+    int clinics;                   /* N >= 1 */
+    uint64_t seed;                 /* engine noise and environment randomness */
+    /* called about every 1% of the run, may be NULL */
+    void (*progress)(void *arg, long done, long total);
+    void *progress_arg;
+
+    /* --- results, owned by the run (bb_sim_run_release) --- */
+    struct bb_params params;       /* as derived */
+    double *regret;                /* episodes: exact per-episode regret */
+    long *switches;                /* episodes: switches up to and including episode k */
+    long updates;                  /* updates the curator made */
+    long notpd;                    /* updates refused because Lambda~ was not PD */
+    double v_star;                 /* V*_1 from the initial distribution */
+    double seconds;                /* wall time of the episode loop */
+};
+
+/* Runs r (caller fields set, result fields zero). On error returns the
+ * engine's or the environment's error with a reason in why. */
+int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen) BB_WARN_UNUSED;
+
+/* Frees the result arrays; safe on a zeroed or failed run. */
+void bb_sim_run_release(struct bb_sim_run *r);
+
+#endif

@@ -1,0 +1,24 @@
+# client/sim/: the simulator billboard-sim (issue 4). Its library
+# libbbsim.a (environments, exact evaluation, runs, reports) is also what the
+# unit tests test/sim_* link.
+SIM_SRC := client/sim/env.c client/sim/env_make.c client/sim/env_load.c client/sim/eval.c \
+           client/sim/policy.c client/sim/run.c client/sim/report.c
+SIM_OBJ := $(SIM_SRC:%.c=$(O)/%.o)
+SIM_LIB := $(O)/libbbsim.a
+SIM     := $(O)/billboard-sim
+
+all: $(SIM)
+UNIT_LIBS += $(SIM_LIB)
+TEST_DEPS += $(SIM)
+
+$(SIM_LIB): $(SIM_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SIM): $(O)/client/sim/main.o $(SIM_LIB) $(ENGINE_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(O)/client/sim/main.o $(SIM_LIB) $(ENGINE_LIB) $(DEP_LIBS)
+
+.PHONY: results
+# docs/RESULTS.md's tables and plots (long: see docs/RESULTS.md for the budget).
+results: $(SIM)
+	O=$(O) client/sim/results.sh
