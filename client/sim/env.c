@@ -96,7 +96,7 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
                 n2 += f[j] * f[j];
             }
             if (n2 > 1.0)
-                return fail(why, whylen, "/phi/%d/%d: feature norm %.17g exceeds 1", s, a,
+                return fail(why, whylen, "/phi/%d/%d: feature norm %.12g exceeds 1", s, a,
                             sqrt(n2));
         }
     for (size_t i = 0; i < (size_t)H * d; i++)
@@ -114,7 +114,7 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
         tot += env->init[s];
     }
     if (fabs(tot - 1.0) > 1e-9)
-        return fail(why, whylen, "/initial_distribution: sums to %.17g, not 1 (tolerance 1e-9)",
+        return fail(why, whylen, "/initial_distribution: sums to %.12g, not 1 (tolerance 1e-9)",
                     tot);
     cumulate(env->init, S, env->init_cdf);
 
@@ -149,7 +149,7 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
                 }
                 if (fabs(sum - 1.0) > 1e-9)
                     return fail(why, whylen,
-                                "P_%d(. | %d,%d) sums to %.17g, not 1 (tolerance 1e-9)", h + 1,
+                                "P_%d(. | %d,%d) sums to %.12g, not 1 (tolerance 1e-9)", h + 1,
                                 s, a, sum);
                 cumulate(p, S, env->trans_cdf + (((size_t)h * S + s) * A + a) * S);
             }

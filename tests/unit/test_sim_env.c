@@ -1,0 +1,83 @@
+/*
+ * test_sim_env.c — the JSON environment loader (client/sim/env_load.c):
+ * the documented example loads to the hand-checked MDP, and every malformed
+ * fixture under tests/fixtures/ is rejected with a message that names the
+ * problem and where it is. Paths are relative to the repository root,
+ * where `make test` runs.
+ */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "sim/env.h"
+#include "sim/eval.h"
+
+#define FIX "tests/fixtures/"
+
+static void test_load_example(void **state)
+{
+    (void)state;
+    struct bb_sim_env *e;
+    char why[512] = "";
+    int rc = bb_sim_env_load(FIX "sim_env_two_state.json", &e, why, sizeof(why));
+    if (rc != BB_OK)
+        fail_msg("%s", why);
+    assert_int_equal(e->S, 2);
+    assert_int_equal(e->H, 2);
+    assert_string_equal(e->name, "sim_env_two_state.json");
+    double V[6];
+    bb_sim_eval_optimal(e, V, NULL);
+    assert_rel(V[0], 0.8, 1e-12); /* test_sim_eval.c works it out */
+    assert_rel(V[1], 1.5, 1e-12);
+    bb_sim_env_free(e);
+}
+
+struct bad_case {
+    const char *file;
+    int rc;
+    const char *needle; /* must appear in the message */
+};
+
+static const struct bad_case bad_cases[] = {
+    {"sim_env_bad_json.json", BB_EPROTO, "sim_env_bad_json.json:2:"},
+    {"sim_env_bad_shape.json", BB_EINVAL, "/phi/1: has 1 entries, expected 2"},
+    {"sim_env_negative_prob.json", BB_EINVAL, "P_2(1 | 1,0) = phi.mu = -0.5 is a negative"},
+    {"sim_env_row_sum.json", BB_EINVAL, "P_1(. | 0,1) sums to 0.9"},
+    {"sim_env_phi_norm.json", BB_EINVAL, "/phi/0/1: feature norm"},
+    {"sim_env_reward_range.json", BB_EINVAL, "r_2(1,0) = phi.theta = 1.2"},
+    {"sim_env_missing_field.json", BB_EINVAL, "/theta: missing"},
+    {"sim_env_unknown_field.json", BB_EINVAL, "/thetas: unknown field"},
+    {"sim_env_initial_state.json", BB_EINVAL, "/initial_state: must be an integer in [0, 2)"},
+    {"sim_env_initial_sum.json", BB_EINVAL, "/initial_distribution: sums to 1.1"},
+    {"sim_env_not_number.json", BB_EINVAL, "/phi/0/0/0: must be a number"},
+    {"sim_env_bad_size.json", BB_EINVAL, "/S: must be an integer"},
+    {"sim_env_does_not_exist.json", BB_EIO, "cannot read"},
+};
+
+static void test_rejects_malformed(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+        const struct bad_case *c = &bad_cases[i];
+        struct bb_sim_env *e = (struct bb_sim_env *)1;
+        char why[512] = "";
+        char path[256];
+        snprintf(path, sizeof(path), FIX "%s", c->file);
+        int rc = bb_sim_env_load(path, &e, why, sizeof(why));
+        if (rc != c->rc || !strstr(why, c->needle))
+            fail_msg("%s: rc %d (want %d), message \"%s\" (want \"%s\")", c->file, rc, c->rc, why,
+                     c->needle);
+        assert_null(e);
+        /* The message names the file first, so a user knows which one. */
+        assert_true(strncmp(why, path, strlen(path)) == 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_load_example),
+        cmocka_unit_test(test_rejects_malformed),
+    };
+    return cmocka_run_group_tests_name("sim_env", tests, NULL, NULL);
+}

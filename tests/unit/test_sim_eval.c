@@ -1,0 +1,200 @@
+/*
+ * test_sim_eval.c — the simulator's exact evaluator (client/sim/eval.h) on a
+ * two-state MDP whose values are worked out by hand below, and the action
+ * table a billboard induces (client/sim/policy.h).
+ *
+ * The MDP (H = 2, steps 0-based as in eval.h; one-hot features j = 2s + a):
+ *   rewards   step 0: r(0,0)=0 r(0,1)=0.4 r(1,0)=1   r(1,1)=0
+ *             step 1: r(0,0)=0 r(0,1)=0.4 r(1,0)=0.6 r(1,1)=0
+ *   moves     (0,0) -> 1;  (0,1) -> 0;  (1,0) -> 0 or 1 w.p. 1/2;  (1,1) -> 1
+ *   start     state 0
+ * By hand:
+ *   step 1: Q(0,.) = (0, 0.4), Q(1,.) = (0.6, 0)        V*_1 = (0.4, 0.6)
+ *   step 0: Q(0,.) = (0 + 0.6, 0.4 + 0.4) = (0.6, 0.8)
+ *           Q(1,.) = (1 + 0.2 + 0.3, 0 + 0.6) = (1.5, 0.6) V*_0 = (0.8, 1.5)
+ *   optimal table: state 0 -> action 1, state 1 -> action 0, at both steps.
+ *   "always 0":  V_1 = (0, 0.6),   V_0 = (0.6, 1 + 0 + 0.3) = (0.6, 1.3)
+ *   "always 1":  V_1 = (0.4, 0),   V_0 = (0.8, 0)
+ *   step 0 -> 0, step 1 -> 1: V_1 = (0.4, 0), V_0 = (0, 1 + 0.2 + 0) = (0, 1.2)
+ *   uniform:     V_1 = (0.2, 0.3), V_0 = ((0.3 + 0.6)/2, (1.25 + 0.3)/2) = (0.45, 0.775)
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/env.h"
+#include "sim/eval.h"
+#include "sim/policy.h"
+
+#define TOL 1e-12
+
+static struct bb_sim_env *two_state(void)
+{
+    struct bb_sim_env *e;
+    assert_int_equal(bb_sim_env_alloc(2, 2, 4, 2, &e), BB_OK);
+    for (int j = 0; j < 4; j++)
+        e->phi[j * 4 + j] = 1.0; /* row (s, a) = j is e_j */
+    const double theta[2][4] = {{0, 0.4, 1.0, 0}, {0, 0.4, 0.6, 0}};
+    const double mu[4][2] = {{0, 1}, {1, 0}, {0.5, 0.5}, {0, 1}};
+    for (int h = 0; h < 2; h++) {
+        memcpy(e->theta + h * 4, theta[h], sizeof(theta[h]));
+        memcpy(e->mu + h * 8, mu, sizeof(mu));
+    }
+    e->init[0] = 1.0;
+    char why[256];
+    assert_int_equal(bb_sim_env_finish(e, why, sizeof(why)), BB_OK);
+    return e;
+}
+
+static void check_values(const double *V, const double *want /* V_0(0) V_0(1) V_1(0) V_1(1) */)
+{
+    assert_rel(V[0] + 1, want[0] + 1, TOL); /* +1: some values are exactly 0 */
+    assert_rel(V[1] + 1, want[1] + 1, TOL);
+    assert_rel(V[2] + 1, want[2] + 1, TOL);
+    assert_rel(V[3] + 1, want[3] + 1, TOL);
+    assert_true(V[4] == 0 && V[5] == 0); /* V_H = 0 */
+}
+
+static void test_optimal_by_hand(void **state)
+{
+    (void)state;
+    struct bb_sim_env *e = two_state();
+    double V[6];
+    int pi[4];
+    bb_sim_eval_optimal(e, V, pi);
+    check_values(V, (const double[]){0.8, 1.5, 0.4, 0.6});
+    assert_int_equal(pi[0], 1);
+    assert_int_equal(pi[1], 0);
+    assert_int_equal(pi[2], 1);
+    assert_int_equal(pi[3], 0);
+    assert_rel(bb_sim_eval_initial(e, V), 0.8, TOL);
+    bb_sim_env_free(e);
+}
+
+static void test_policies_by_hand(void **state)
+{
+    (void)state;
+    struct bb_sim_env *e = two_state();
+    double V[6];
+    const int always0[4] = {0, 0, 0, 0}, always1[4] = {1, 1, 1, 1}, mixed[4] = {0, 0, 1, 1};
+    bb_sim_eval_policy(e, always0, V);
+    check_values(V, (const double[]){0.6, 1.3, 0.0, 0.6});
+    bb_sim_eval_policy(e, always1, V);
+    check_values(V, (const double[]){0.8, 0.0, 0.4, 0.0});
+    bb_sim_eval_policy(e, mixed, V); /* non-stationary */
+    check_values(V, (const double[]){0.0, 1.2, 0.4, 0.0});
+    /* Regret from the start state: V*_0(0) - V^pi_0(0) = 0.8 - 0 */
+    double Vs[6];
+    bb_sim_eval_optimal(e, Vs, NULL);
+    assert_rel(bb_sim_eval_initial(e, Vs) - bb_sim_eval_initial(e, V), 0.8, TOL);
+    bb_sim_eval_uniform(e, V);
+    check_values(V, (const double[]){0.45, 0.775, 0.2, 0.3});
+    bb_sim_env_free(e);
+}
+
+/* A billboard whose weights are Q*'s (w_h = Q*_h on the one-hot features)
+ * with beta = 0 induces the optimal table; a bonus on one direction
+ * overrides it exactly where the arithmetic says. */
+static void test_billboard_table(void **state)
+{
+    (void)state;
+    struct bb_sim_env *e = two_state();
+    struct bb_billboard b;
+    assert_int_equal(bb_billboard_init(&b, 2, 4, 2), BB_OK);
+    const double w[8] = {0.6, 0.8, 1.5, 0.6, 0, 0.4, 0.6, 0};
+    memcpy(b.w, w, sizeof(w));
+    for (int h = 0; h < 2; h++)
+        for (int j = 0; j < 4; j++)
+            b.gram[h * 16 + j * 4 + j] = 1.0;
+    b.beta = 0;
+    assert_int_equal(bb_billboard_factor(&b), BB_OK);
+    int pi[4];
+    double V[6];
+    assert_int_equal(bb_sim_policy_table(e, &b, pi), BB_OK);
+    assert_int_equal(pi[0], 1);
+    assert_int_equal(pi[1], 0);
+    assert_int_equal(pi[2], 1);
+    assert_int_equal(pi[3], 0);
+    bb_sim_eval_policy(e, pi, V);
+    check_values(V, (const double[]){0.8, 1.5, 0.4, 0.6});
+    /* Lambda = 1/100 on direction 0 at step 0: bonus beta*10 = 1 there,
+     * so Q_0(0,0) = min(0.6 + 1, H = 2) = 1.6 > 0.8: action 0 in state 0. */
+    b.gram[0] = 0.01;
+    b.beta = 0.1;
+    assert_int_equal(bb_billboard_factor(&b), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, pi), BB_OK);
+    assert_int_equal(pi[0], 0);
+    bb_sim_eval_policy(e, pi, V);
+    assert_rel(V[0] + 1, 0.6 + 1, TOL);
+    /* Sizes must match the environment. */
+    struct bb_billboard other;
+    assert_int_equal(bb_billboard_init(&other, 2, 4, 3), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &other, pi), BB_EINVAL);
+    bb_billboard_release(&other);
+    bb_billboard_release(&b);
+    bb_sim_env_free(e);
+}
+
+/* Sampling follows the tables: deterministic moves always happen, the coin
+ * of (1,0) lands near 1/2. */
+static void test_sampling(void **state)
+{
+    (void)state;
+    struct bb_sim_env *e = two_state();
+    struct bb_rng rng;
+    bb_rng_init_seeded(&rng, 7);
+    int ones = 0;
+    for (int i = 0; i < 10000; i++) {
+        assert_int_equal(bb_sim_env_reset(e, &rng), 0);
+        assert_int_equal(bb_sim_env_step(e, 0, 0, 0, &rng), 1);
+        assert_int_equal(bb_sim_env_step(e, 1, 0, 1, &rng), 0);
+        assert_int_equal(bb_sim_env_step(e, 0, 1, 1, &rng), 1);
+        ones += bb_sim_env_step(e, 0, 1, 0, &rng);
+    }
+    /* Binomial(10000, 1/2): sd 50, so 4650..5350 is 7 sd. */
+    assert_in_range(ones, 4650, 5350);
+    bb_rng_release(&rng);
+    bb_sim_env_free(e);
+}
+
+/* The built-in environments are valid linear MDPs the engine accepts. */
+static void test_builtin_envs(void **state)
+{
+    (void)state;
+    struct bb_sim_env *e;
+    assert_int_equal(bb_sim_env_simplex(50, 5, 8, 5, 0.3, 1, &e), BB_OK);
+    double *V = malloc(sizeof(double) * 6 * 50);
+    assert_non_null(V);
+    bb_sim_eval_optimal(e, V, NULL);
+    assert_true(V[0] > 0 && V[0] <= 5);
+    for (int i = 0; i < 50 * 5; i++) {
+        double n2 = 0;
+        for (int j = 0; j < 8; j++)
+            n2 += e->phi[i * 8 + j] * e->phi[i * 8 + j];
+        assert_true(n2 <= 1.0);
+    }
+    free(V);
+    bb_sim_env_free(e);
+    assert_int_equal(bb_sim_env_riverswim(6, 20, &e), BB_OK);
+    assert_int_equal(e->d, 12);
+    double Vr[21 * 6];
+    int pi[20 * 6];
+    bb_sim_eval_optimal(e, Vr, pi);
+    /* With H = 20 swimming right pays: the optimal first action is right. */
+    assert_int_equal(pi[0], 1);
+    assert_true(Vr[0] > 20 * 0.005);
+    bb_sim_env_free(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_optimal_by_hand),
+        cmocka_unit_test(test_policies_by_hand),
+        cmocka_unit_test(test_billboard_table),
+        cmocka_unit_test(test_sampling),
+        cmocka_unit_test(test_builtin_envs),
+    };
+    return cmocka_run_group_tests_name("sim_eval", tests, NULL, NULL);
+}
