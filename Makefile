@@ -20,7 +20,7 @@ CMOCKA_LIBS   := $(shell pkg-config --libs cmocka)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 OPT     ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Iproto -Iserver -Iclient $(DEP_CFLAGS) -MMD -MP
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -fopenmp-simd $(WARN) -Iinclude -Iproto -Iserver -Iclient $(DEP_CFLAGS) -MMD -MP
 LDFLAGS +=
 ifneq ($(SANITIZER),)
 CFLAGS  += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -23,6 +23,7 @@ void bb_q_values(int d, const double *l, const double *w, double beta, double ca
     for (size_t r = 0; r < rows; r++) {
         const double *xr = x + r * (size_t)d, *zr = work + r * (size_t)d;
         double mean = 0.0, n2 = 0.0;
+#pragma omp simd reduction(+ : mean, n2)
         for (int j = 0; j < d; j++) {
             mean += xr[j] * w[j];
             n2 += zr[j] * zr[j];

@@ -11,7 +11,7 @@
 #include "linalg.h"
 
 /* Rows per chunk: the chunk's copy for the triangular solve stays in L2. */
-#define LSVI_CHUNK_ROWS 2048
+#define LSVI_CHUNK_ROWS 8192
 
 int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d)
 {

@@ -14,7 +14,7 @@
 #include "billboard/err.h"
 #include "billboard/episode.h"
 
-#define BB_STORE_BLOCK 1024
+#define BB_STORE_BLOCK 4096
 
 struct bb_store_block {
     double *feat;    /* H * B * A * d: step h, episode i, action a, coordinate j */
