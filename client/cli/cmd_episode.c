@@ -1,0 +1,398 @@
+/*
+ * cmd_episode.c — the clinic's working commands: `billboard recommend`,
+ * `billboard episode start|step|finish|status|abort`, `billboard submit`.
+ *
+ * Episodes are recorded in the local state file step by step, so an
+ * operator's episode survives a crash of anything on the clinic's side; a
+ * finished episode is sent with the idempotency key it got at `start`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char recommend_help[] =
+    "usage: billboard recommend --step H --features FILE [--version V] [--remote] [--json]\n"
+    "\n"
+    "Prints the Q-value of every action and the recommended (greedy) action at\n"
+    "step H (1-based) for the state whose features are in FILE: a JSON matrix\n"
+    "[[d numbers] x A], row a = phi(x, a) (\"-\" reads stdin). Computed locally\n"
+    "from the current billboard (or version V) with the same policy function\n"
+    "the daemon uses; --remote asks the daemon instead (POST /v1/recommend,\n"
+    "needs the clinic token). Exit codes: see billboard --help.\n";
+
+int cmd_recommend(struct cli *cli, int argc, char **argv)
+{
+    const char *step = NULL, *file = NULL, *version = NULL, *pos[1];
+    int remote = 0, npos, action = -1, err;
+    const struct cli_opt opts[] = {{"--step", &step, NULL},
+                                   {"--features", &file, NULL},
+                                   {"--version", &version, NULL},
+                                   {"--remote", NULL, &remote},
+                                   {NULL, NULL, NULL}};
+    struct bb_client *c = NULL;
+    struct bb_billboard past = {0};
+    const struct bb_billboard *b;
+    double *f = NULL, *q = NULL;
+    uint64_t used = 0;
+    long h = 0, v = -1;
+    int rc = cli_parse(cli, argc, argv, opts, pos, 0, &npos);
+    if (rc != EXIT_OKAY)
+        goto out;
+    if (cli->help) {
+        fputs(recommend_help, stdout);
+        goto out;
+    }
+    if (!step || cli_long(step, &h) != 0 || h < 1) {
+        rc = cli_usage_error("recommend needs --step H (1-based)");
+        goto out;
+    }
+    if (!file) {
+        rc = cli_usage_error("recommend needs --features FILE");
+        goto out;
+    }
+    if (version && (cli_long(version, &v) != 0 || v < 0)) {
+        rc = cli_usage_error("--version needs a non-negative integer");
+        goto out;
+    }
+    rc = cli_client(cli, 0, &c);
+    if (rc != EXIT_OKAY)
+        goto out;
+    /* The sizes come from the billboard the answer is computed from. */
+    if (v >= 0) {
+        err = bb_client_get_billboard_version(c, (uint64_t)v, &past);
+        b = &past;
+    } else {
+        err = bb_client_fetch_billboard(c, NULL);
+        b = bb_client_billboard(c);
+    }
+    if (err != BB_OK) {
+        rc = cli_fail(c, err, "billboard");
+        goto out;
+    }
+    if (h > b->H) {
+        rc = cli_usage_error("--step %ld is beyond H = %d", h, b->H);
+        goto out;
+    }
+    rc = cli_read_features(file, b->A, b->d, &f);
+    if (rc != EXIT_OKAY)
+        goto out;
+    q = calloc((size_t)b->A, sizeof(double));
+    if (!q) {
+        rc = cli_fail(NULL, BB_ENOMEM, "recommend");
+        goto out;
+    }
+    if (remote)
+        err = bb_client_recommend_remote(c, (int)h, f, b->A, b->d,
+                                         v >= 0 ? (uint64_t)v : UINT64_MAX, q, &action, &used);
+    else if (v >= 0)
+        err = bb_billboard_act(b, (int)h, f, q, &action);
+    else
+        err = bb_client_recommend_local(c, (int)h, f, q, &action);
+    if (!remote)
+        used = b->version;
+    if (err != BB_OK) {
+        rc = cli_fail(remote ? c : NULL, err, "recommend");
+        goto out;
+    }
+    if (cli->json) {
+        printf("{\"h\": %ld, \"billboard_version\": %llu, \"action\": %d, \"q\": [", h,
+               (unsigned long long)used, action);
+        for (int a = 0; a < b->A; a++)
+            printf("%s%.17g", a ? ", " : "", q[a]);
+        printf("]}\n");
+        goto out;
+    }
+    printf("billboard version %llu, step %ld%s\n", (unsigned long long)used, h,
+           remote ? " (computed by the daemon)" : "");
+    printf("  %6s  %12s\n", "action", "Q");
+    for (int a = 0; a < b->A; a++)
+        printf("%c %6d  %12.6g\n", a == action ? '*' : ' ', a, q[a]);
+    printf("recommended action: %d\n", action);
+out:
+    free(f);
+    free(q);
+    bb_billboard_release(&past);
+    bb_client_free(c);
+    return rc;
+}
+
+/* --id N, or the newest open episode. */
+static int pick_episode(struct bb_client *c, const char *id, int64_t *out)
+{
+    long v;
+    if (id) {
+        if (cli_long(id, &v) != 0 || v < 1)
+            return cli_usage_error("--id needs a positive integer");
+        *out = v;
+        return EXIT_OKAY;
+    }
+    int err = bb_client_episode_current(c, out, NULL);
+    if (err == BB_ENOTFOUND) {
+        fprintf(stderr, "billboard: no open episode (billboard episode start)\n");
+        return EXIT_LOCAL;
+    }
+    return err == BB_OK ? EXIT_OKAY : cli_fail(c, err, "state file");
+}
+
+/* Sends every unsent episode with a progress bar; prints the outcome. */
+static int send_unsent(struct cli *cli, struct bb_client *c)
+{
+    size_t sent = 0;
+    long unsent = 0;
+    int err = bb_client_flush(c, cli_progress, NULL, &sent);
+    int rc = err == BB_OK ? EXIT_OKAY : cli_fail(c, err, "submit");
+    if (bb_client_pending(c, NULL, &unsent) != BB_OK)
+        unsent = -1;
+    if (cli->json)
+        printf("{\"sent\": %zu, \"unsent\": %ld}\n", sent, unsent);
+    else
+        printf("sent %zu episode(s); %ld still unsent\n", sent, unsent);
+    return rc;
+}
+
+static const char episode_help[] =
+    "usage: billboard episode start [--json]\n"
+    "       billboard episode step --features FILE --action I --reward R [--id N]\n"
+    "       billboard episode finish [--id N] [--no-send]\n"
+    "       billboard episode status [--json]\n"
+    "       billboard episode abort [--id N]\n"
+    "\n"
+    "Records one patient's episode in the local state file (--state), one step\n"
+    "at a time, so nothing is lost if the clinic's machine crashes.\n"
+    "  start   fetches the billboard, begins an episode with its sizes and\n"
+    "          version, and gives it an idempotency key; prints its local id\n"
+    "  step    appends the next step: the state's features (JSON [[d] x A]), the\n"
+    "          action taken and the reward observed in [0, 1]\n"
+    "  finish  closes the episode after H steps and sends every unsent episode\n"
+    "          (POST /v1/episodes, clinic token; --no-send only queues it)\n"
+    "  status  the open episode and the number of unsent ones\n"
+    "  abort   drops the open episode\n"
+    "--id picks an episode; the default is the newest open one.\n"
+    "Exit codes: see billboard --help.\n";
+
+int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
+{
+    const char *file = NULL, *act = NULL, *rew = NULL, *id = NULL, *pos[1];
+    int nosend = 0, npos, err;
+    const struct cli_opt opts[] = {{"--features", &file, NULL}, {"--action", &act, NULL},
+                                   {"--reward", &rew, NULL},    {"--id", &id, NULL},
+                                   {"--no-send", NULL, &nosend}, {NULL, NULL, NULL}};
+    struct bb_client *c = NULL;
+    struct bb_episode_buf e = {0};
+    double *f = NULL;
+    int64_t eid = 0;
+    int rc = cli_parse(cli, argc, argv, opts, pos, 0, &npos);
+    if (rc != EXIT_OKAY)
+        goto out;
+    if (cli->help || !sub) {
+        fputs(episode_help, cli->help ? stdout : stderr);
+        rc = cli->help ? EXIT_OKAY : EXIT_USAGE;
+        goto out;
+    }
+    if (strcmp(sub, "start") && strcmp(sub, "step") && strcmp(sub, "finish") &&
+        strcmp(sub, "status") && strcmp(sub, "abort")) {
+        rc = cli_usage_error("unknown episode command '%s'", sub);
+        goto out;
+    }
+    long action = 0;
+    double reward = 0;
+    if (strcmp(sub, "step") == 0) {
+        if (!file || !act || !rew) {
+            rc = cli_usage_error("episode step needs --features, --action and --reward");
+            goto out;
+        }
+        if (cli_long(act, &action) != 0 || action < 0 || action > 1000000) {
+            rc = cli_usage_error("--action needs an action index");
+            goto out;
+        }
+        if (cli_double(rew, &reward) != 0) {
+            rc = cli_usage_error("--reward needs a number");
+            goto out;
+        }
+    }
+    rc = cli_client(cli, 1, &c);
+    if (rc != EXIT_OKAY)
+        goto out;
+
+    if (strcmp(sub, "start") == 0) {
+        err = bb_client_fetch_billboard(c, NULL);
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "billboard");
+            goto out;
+        }
+        const struct bb_billboard *b = bb_client_billboard(c);
+        err = bb_client_episode_begin(c, b->H, b->A, b->d, b->version, &eid);
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "state file");
+            goto out;
+        }
+        if (cli->json)
+            printf("{\"id\": %lld, \"H\": %d, \"A\": %d, \"d\": %d, \"billboard_version\": "
+                   "%llu}\n",
+                   (long long)eid, b->H, b->A, b->d, (unsigned long long)b->version);
+        else
+            printf("episode %lld started: H=%d A=%d d=%d, billboard version %llu\n",
+                   (long long)eid, b->H, b->A, b->d, (unsigned long long)b->version);
+        goto out;
+    }
+    if (strcmp(sub, "status") == 0) {
+        long open = 0, unsent = 0;
+        int steps = 0;
+        err = bb_client_pending(c, &open, &unsent);
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "state file");
+            goto out;
+        }
+        err = bb_client_episode_current(c, &eid, &steps);
+        if (err == BB_OK)
+            err = bb_client_episode_load(c, eid, &e, NULL, NULL);
+        if (err != BB_OK && err != BB_ENOTFOUND) {
+            rc = cli_fail(c, err, "state file");
+            goto out;
+        }
+        if (cli->json)
+            printf("{\"open\": %ld, \"unsent\": %ld, \"current\": %lld, \"steps\": %d, \"H\": "
+                   "%d}\n",
+                   open, unsent, err == BB_OK ? (long long)eid : 0LL, steps, e.H);
+        else if (err == BB_OK)
+            printf("open episode %lld: %d of %d steps\nunsent episodes: %ld\n", (long long)eid,
+                   steps, e.H, unsent);
+        else
+            printf("no open episode\nunsent episodes: %ld\n", unsent);
+        goto out;
+    }
+    rc = pick_episode(c, id, &eid);
+    if (rc != EXIT_OKAY)
+        goto out;
+    if (strcmp(sub, "abort") == 0) {
+        err = bb_client_episode_abort(c, eid);
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "abort");
+            goto out;
+        }
+        printf("episode %lld dropped\n", (long long)eid);
+        goto out;
+    }
+    if (strcmp(sub, "step") == 0) {
+        int steps = 0;
+        err = bb_client_episode_load(c, eid, &e, NULL, &steps);
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "episode");
+            goto out;
+        }
+        rc = cli_read_features(file, e.A, e.d, &f);
+        if (rc != EXIT_OKAY)
+            goto out;
+        err = bb_client_episode_step(c, eid, f, (int)action, reward);
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "step");
+            goto out;
+        }
+        if (cli->json)
+            printf("{\"id\": %lld, \"steps\": %d, \"H\": %d}\n", (long long)eid, steps + 1, e.H);
+        else
+            printf("episode %lld: step %d of %d recorded\n", (long long)eid, steps + 1, e.H);
+        goto out;
+    }
+    /* finish */
+    err = bb_client_episode_finish(c, eid);
+    if (err != BB_OK) {
+        rc = cli_fail(c, err, "finish");
+        goto out;
+    }
+    if (!cli->json)
+        printf("episode %lld finished\n", (long long)eid);
+    if (nosend) {
+        if (cli->json)
+            printf("{\"id\": %lld, \"sent\": 0}\n", (long long)eid);
+        goto out;
+    }
+    rc = send_unsent(cli, c);
+out:
+    free(f);
+    bb_episode_buf_release(&e);
+    bb_client_free(c);
+    return rc;
+}
+
+static const char submit_help[] =
+    "usage: billboard submit [FILE...] [--key KEY] [--json]\n"
+    "\n"
+    "Queues each FILE (an episode in the wire format of POST /v1/episodes:\n"
+    "{\"billboard_version\": v, \"steps\": [{\"features\", \"action\", \"reward\"} x H]})\n"
+    "in the local state file with a fresh idempotency key (or KEY, one file\n"
+    "only), then sends every unsent episode, oldest first, with a progress bar\n"
+    "on a terminal. Without FILE it only sends what is queued (e.g. after a\n"
+    "crash or a network outage). Network errors and 5xx are retried with\n"
+    "backoff under the same key, so a resend never counts an episode twice.\n"
+    "An episode the daemon rejects (4xx) is kept in the state file, marked.\n"
+    "Exit codes: see billboard --help.\n";
+
+int cmd_submit(struct cli *cli, int argc, char **argv)
+{
+    enum { MAXFILES = 4096 };
+    const char *key = NULL;
+    const char **pos = NULL;
+    const struct cli_opt opts[] = {{"--key", &key, NULL}, {NULL, NULL, NULL}};
+    struct bb_client *c = NULL;
+    char *buf = NULL;
+    int npos = 0, H, A, d, err;
+    int rc = EXIT_LOCAL;
+    pos = malloc(sizeof(*pos) * MAXFILES);
+    if (!pos)
+        goto out;
+    rc = cli_parse(cli, argc, argv, opts, pos, MAXFILES, &npos);
+    if (rc != EXIT_OKAY)
+        goto out;
+    if (cli->help) {
+        fputs(submit_help, stdout);
+        goto out;
+    }
+    if (key && npos != 1) {
+        rc = cli_usage_error("--key goes with exactly one FILE");
+        goto out;
+    }
+    rc = cli_client(cli, 1, &c);
+    if (rc != EXIT_OKAY)
+        goto out;
+    if (npos > 0) {
+        err = bb_client_sizes(c, &H, &A, &d);
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "config");
+            goto out;
+        }
+    }
+    for (int i = 0; i < npos; i++) {
+        struct bb_episode_buf e;
+        char field[128] = "", why[256] = "";
+        size_t len = 0;
+        buf = cli_slurp(pos[i], &len);
+        if (!buf) {
+            fprintf(stderr, "billboard: cannot read %s\n", pos[i]);
+            rc = EXIT_LOCAL;
+            goto out;
+        }
+        err = bb_episode_from_json(buf, len, H, A, d, &e, field, sizeof(field), why,
+                                   sizeof(why));
+        if (err == BB_OK)
+            err = bb_client_enqueue(c, &e, key, NULL);
+        bb_episode_buf_release(&e);
+        free(buf);
+        buf = NULL;
+        if (err != BB_OK) {
+            if (field[0] || why[0])
+                fprintf(stderr, "billboard: %s: %s%s%s\n", pos[i], field, field[0] ? ": " : "",
+                        why);
+            rc = cli_fail(c, err, pos[i]);
+            goto out;
+        }
+    }
+    rc = send_unsent(cli, c);
+out:
+    free(buf);
+    free(pos);
+    bb_client_free(c);
+    return rc;
+}

@@ -1,0 +1,127 @@
+/*
+ * main.c — `billboard`, the command line of a clinic's operator: finds the
+ * command among the arguments and hands the rest to it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: billboard [OPTIONS] COMMAND [ARGS]\n"
+    "\n"
+    "Talk to a billboardd curator as a clinic.\n"
+    "\n"
+    "commands:\n"
+    "  config                          public parameters of the deployment\n"
+    "  privacy                         privacy budget spent and remaining\n"
+    "  show [--version V]              the current (or a past) billboard\n"
+    "  recommend --step H --features FILE\n"
+    "                                  the action the billboard recommends\n"
+    "  episode start|step|finish|status|abort\n"
+    "                                  record a patient's episode locally\n"
+    "  submit [FILE...]                queue episode files and send every unsent one\n"
+    "  clinics add NAME|list|revoke ID enrol, list, revoke clinics (admin)\n"
+    "\n"
+    "options (any command):\n"
+    "  --server URL            daemon (default $BILLBOARD_SERVER or " CLI_DEFAULT_SERVER ")\n"
+    "  --token-file FILE       clinic token (default $BILLBOARD_TOKEN)\n"
+    "  --admin-token-file FILE admin token (default $BILLBOARD_ADMIN_TOKEN)\n"
+    "  --state FILE            local state file (default $BILLBOARD_STATE or\n"
+    "                          ~/.local/state/billboard/state.db)\n"
+    "  --json                  machine-readable JSON on stdout instead of tables\n"
+    "  --timeout MS            per-request timeout (default 10000)\n"
+    "  --retries N             attempts on network errors and 5xx (default 6)\n"
+    "  --retry-total MS        cap on the total time spent retrying (default 30000)\n"
+    "  --help                  help (also after any command)\n"
+    "\n"
+    "exit codes:\n"
+    "  0  success\n"
+    "  1  local failure (state file, input file, invalid local data)\n"
+    "  2  usage error (bad arguments, missing token)\n"
+    "  3  network error: the daemon could not be reached\n"
+    "  4  server error: the daemon answered 5xx, or an answer that cannot be read\n"
+    "  5  refused: the daemon answered 4xx (bad token, invalid episode, conflict,\n"
+    "     K_max reached, not found)\n";
+
+/* Global options taking a value, so the command word can be found past them. */
+static int takes_value(const char *a)
+{
+    static const char *const v[] = {"--server", "--state", "--token-file", "--admin-token-file",
+                                    "--timeout", "--retries", "--retry-total"};
+    if (strchr(a, '='))
+        return 0;
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        if (strcmp(a, v[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Removes argv[i] from the vector. */
+static void drop(int *argc, char **argv, int i)
+{
+    memmove(argv + i, argv + i + 1, sizeof(char *) * (size_t)(*argc - i));
+    (*argc)--;
+}
+
+/* Index of the first positional word at or after `from`, or -1. */
+static int find_word(int argc, char **argv, int from)
+{
+    for (int i = from; i < argc; i++) {
+        if (argv[i][0] != '-')
+            return i;
+        if (takes_value(argv[i]))
+            i++;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli cli = {.prog = "billboard"};
+    int rc;
+
+    /* Work on argv[1..]; argv[argc] stays NULL for drop(). */
+    argc--;
+    argv++;
+    int ci = find_word(argc, argv, 0);
+    if (ci < 0) {
+        for (int i = 0; i < argc; i++)
+            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+                fputs(usage, stdout);
+                return EXIT_OKAY;
+            }
+        fputs(usage, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[ci];
+    drop(&argc, argv, ci);
+
+    if (strcmp(cmd, "episode") == 0 || strcmp(cmd, "clinics") == 0) {
+        const char *sub = NULL;
+        int si = find_word(argc, argv, ci);
+        if (si >= 0) {
+            sub = argv[si];
+            drop(&argc, argv, si);
+        }
+        rc = strcmp(cmd, "episode") == 0 ? cmd_episode(&cli, sub, argc, argv)
+                                         : cmd_clinics(&cli, sub, argc, argv);
+    } else if (strcmp(cmd, "config") == 0) {
+        rc = cmd_config(&cli, argc, argv);
+    } else if (strcmp(cmd, "privacy") == 0) {
+        rc = cmd_privacy(&cli, argc, argv);
+    } else if (strcmp(cmd, "show") == 0) {
+        rc = cmd_show(&cli, argc, argv);
+    } else if (strcmp(cmd, "recommend") == 0) {
+        rc = cmd_recommend(&cli, argc, argv);
+    } else if (strcmp(cmd, "submit") == 0) {
+        rc = cmd_submit(&cli, argc, argv);
+    } else if (strcmp(cmd, "help") == 0) {
+        fputs(usage, stdout);
+        rc = EXIT_OKAY;
+    } else {
+        rc = cli_usage_error("unknown command '%s'", cmd);
+    }
+    cli_release(&cli);
+    return rc;
+}

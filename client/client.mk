@@ -1,0 +1,60 @@
+# client/: libbillboard (static and shared), the billboard CLI, pkg-config
+# file and `make install`.
+CLIENT_SRC := client/client.c client/transport.c client/retry.c client/statestore.c
+CLIENT_OBJ := $(CLIENT_SRC:%.c=$(O)/%.o)
+CLIENT_LIB := $(O)/libbillboard.a
+CLIENT_SO_VERSION := 1
+CLIENT_SO  := $(O)/libbillboard.so.$(CLIENT_SO_VERSION)
+CLIENT_PIC := $(addprefix $(O)/pic/,$(CLIENT_SRC:%.c=%.o) $(PROTO_SRC:%.c=%.o))
+CLIENT_PC  := $(O)/billboard.pc
+CLI_SRC    := $(wildcard client/cli/*.c)
+CLI_OBJ    := $(CLI_SRC:%.c=$(O)/%.o)
+BILLBOARD  := $(O)/billboard
+# The libraries a program linking libbillboard needs (also in billboard.pc).
+CLIENT_DEP_PKGS := jansson libcurl sqlite3 libsodium openblas lapacke
+
+PREFIX     ?= /usr/local
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR     ?= $(PREFIX)/bin
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Public headers client.h pulls in; never the server's.
+CLIENT_HEADERS := include/billboard/client.h include/billboard/billboard.h \
+                  include/billboard/codec.h include/billboard/episode.h include/billboard/err.h
+
+all: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD) $(CLIENT_PC)
+UNIT_LIBS += $(CLIENT_LIB)
+TEST_DEPS += $(BILLBOARD)
+
+# The proto/ objects (codec, policy, linear algebra) go into the library so a
+# clinic links one archive.
+$(CLIENT_LIB): $(CLIENT_OBJ) $(PROTO_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(O)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+$(CLIENT_SO): $(CLIENT_PIC)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libbillboard.so.$(CLIENT_SO_VERSION) -o $@ $^ \
+	    $(shell pkg-config --libs $(CLIENT_DEP_PKGS)) -lpthread -lm
+	ln -sf libbillboard.so.$(CLIENT_SO_VERSION) $(O)/libbillboard.so
+
+$(BILLBOARD): $(CLI_OBJ) $(CLIENT_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(CLIENT_LIB) $(DEP_LIBS)
+
+$(CLIENT_PC): client/billboard.pc.in client/client.mk
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@REQUIRES@|$(CLIENT_DEP_PKGS)|g' $< > $@
+
+install: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD) $(CLIENT_PC)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/billboard $(DESTDIR)$(BINDIR) \
+	    $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 $(CLIENT_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(CLIENT_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libbillboard.so.$(CLIENT_SO_VERSION) $(DESTDIR)$(LIBDIR)/libbillboard.so
+	install -m 644 $(CLIENT_HEADERS) $(DESTDIR)$(INCLUDEDIR)/billboard/
+	install -m 644 $(CLIENT_PC) $(DESTDIR)$(PKGCONFIGDIR)/
+	install -m 755 $(BILLBOARD) $(DESTDIR)$(BINDIR)/

@@ -1,0 +1,47 @@
+/*
+ * transport.h — one HTTP exchange with billboardd over libcurl (library-internal).
+ *
+ * A struct transport wraps one reusable curl easy handle, so consecutive
+ * requests of a client share a keep-alive connection. It knows nothing of
+ * the API: it sends a method, URL, headers and body, and collects the status,
+ * the body, and the ETag and Content-Type headers. Retries live in client.c,
+ * the policy for them in retry.c.
+ */
+#ifndef BB_CLIENT_TRANSPORT_H
+#define BB_CLIENT_TRANSPORT_H
+
+#include <stddef.h>
+
+#include "billboard/err.h"
+
+#define TRANSPORT_ETAG_MAX 256
+
+struct transport;
+
+/* One answer. body is owned by the response (transport_resp_release). */
+struct transport_resp {
+    long status;                    /* 0 if no answer was received */
+    char *body;                     /* NUL-terminated, may be NULL if empty */
+    size_t len;
+    char etag[TRANSPORT_ETAG_MAX];  /* "" if absent */
+    char ctype[128];                /* Content-Type, "" if absent */
+};
+
+/* New transport; caller owns it (transport_free). NULL on ENOMEM or if
+ * libcurl cannot be initialised. Initialises libcurl globally once. */
+struct transport *transport_new(void);
+void transport_free(struct transport *t);
+
+/* Performs one request. headers: NULL-terminated array of "Name: value"
+ * lines (borrowed); body/len the request body (borrowed; NULL for none).
+ * timeout_ms bounds the whole exchange. On BB_OK an HTTP answer was received
+ * (any status) and *r holds it (release it in every case). On BB_ENET no
+ * answer was received and err (borrowed buffer, may be NULL) holds libcurl's
+ * message. BB_ENOMEM on allocation failure. */
+int transport_do(struct transport *t, const char *method, const char *url,
+                 const char *const *headers, const char *body, size_t len, long timeout_ms,
+                 struct transport_resp *r, char *err, size_t errlen) BB_WARN_UNUSED;
+
+void transport_resp_release(struct transport_resp *r);
+
+#endif
