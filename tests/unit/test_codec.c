@@ -42,6 +42,7 @@ static void test_billboard_round_trip(void **state)
     assert_int_equal(len, len2);
     assert_memory_equal(js, js2, len);
     free(js2);
+    bb_billboard_release(&back);
     /* Truncated or altered input is refused. */
     char why[128];
     assert_int_equal(bb_billboard_from_json(js, len - 1, &back, why, sizeof(why)), BB_EPROTO);
