@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# billboardd --print-params prints the derived privacy parameters as JSON
+# and exits 0; bad configurations exit non-zero with a message.
+set -euo pipefail
+B="${O:-build}/billboardd"
+
+check() { # args: expected-json-subset, then the flags
+    local want=$1
+    shift
+    "$B" --print-params "$@" | python3 -c '
+import json, sys
+got = json.load(sys.stdin)
+want = json.loads(sys.argv[1])
+for k, v in want.items():
+    g = got[k]
+    ok = (g == v) if isinstance(v, int) else abs(g - v) <= 1e-6 * abs(v)
+    if not ok:
+        sys.exit("%s = %r, want %r" % (k, g, v))
+for k in ("L", "sigma_gram", "shift", "max_updates", "sigma_y", "rho", "epsilon", "delta"):
+    assert k in got, k
+' "$want"
+}
+
+check '{"L": 15, "sigma_gram": 12.247449, "shift": 1910.6544, "max_updates": 31, "sigma_y": 149.398795, "rho": 1.0, "epsilon": 7.786140}' \
+    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1
+check '{"L": 18, "sigma_gram": 26.832816, "shift": 6403.6012, "max_updates": 184, "sigma_y": 1334.586078}' \
+    --horizon 10 --dim 32 --actions 8 --max-episodes 100000 --rho 0.5
+check '{"L": 11, "sigma_gram": 6.633250, "shift": 816.4673, "max_updates": 33, "sigma_y": 341.209613}' \
+    --horizon 20 --dim 8 --actions 2 --max-episodes 1000 --rho 10
+check '{"rho": 0.02081994, "epsilon": 1.0, "delta": 1e-5}' \
+    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --epsilon 1 --delta 1e-5
+check '{"max_updates": 10}' \
+    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --max-updates 10
+
+# Refusals: exit status 2 and a message naming the problem.
+refuse() {
+    local pattern=$1
+    shift
+    local err rc=0
+    err=$("$B" --print-params "$@" 2>&1 >/dev/null) || rc=$?
+    [ "$rc" -eq 2 ] || { echo "exit $rc for: $*"; exit 1; }
+    grep -qi -- "$pattern" <<<"$err" || { echo "message '$err' lacks '$pattern'"; exit 1; }
+}
+refuse "switching-cost bound" --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --max-updates 32
+refuse "horizon" --horizon 0 --dim 10 --actions 4 --max-episodes 10 --rho 1
+refuse "rho" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho -1
+refuse "bad value" --horizon five --dim 10 --actions 4 --max-episodes 10 --rho 1
+refuse "unknown option" --horizon 5 --bogus 1
+refuse "corrected" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho 1 --calibration paper
+echo "print-params ok"
