@@ -198,6 +198,9 @@ int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field,
 {
     if (e->store.n >= e->p.K_max)
         return BB_EFULL;
+    for (int h = 0; h < e->p.H; h++)
+        if (e->tree[h].missing) /* replay not finished: adding would draw over a gap */
+            return BB_EINVAL;
     int rc = bb_episode_check(ep, e->p.H, e->p.A, e->p.d, field, fieldlen, why, whylen);
     if (rc != BB_OK)
         return rc;
