@@ -101,12 +101,9 @@ int bb_client_new(const char *base_url, const char *token, const char *state_pat
     if (!c->tp)
         goto out;
     if (state_path) {
-        rc = statestore_open(state_path, &c->st, c->detail, sizeof(c->detail));
-        if (rc != BB_OK) {
-            /* Nobody can read c->detail once c is gone: say it here. */
-            fprintf(stderr, "libbillboard: %s\n", c->detail);
+        rc = statestore_open(state_path, &c->st, NULL, 0);
+        if (rc != BB_OK)
             goto out;
-        }
     }
     *out = c;
     c = NULL;

@@ -234,6 +234,10 @@ int cli_client(struct cli *cli, int needs_state, struct bb_client **out)
     int rc = bb_client_new(cli->server, cli->token, state, &c);
     if (rc == BB_EINVAL)
         return cli_usage_error("bad server URL '%s' (http://HOST:PORT)", cli->server);
+    if (rc == BB_EIO) {
+        fprintf(stderr, "billboard: %s: cannot open, or not a billboard state file\n", state);
+        return EXIT_LOCAL;
+    }
     if (rc != BB_OK)
         return cli_fail(NULL, rc, "cannot start the client");
     if (cli->admin && bb_client_set_admin_token(c, cli->admin) != BB_OK) {

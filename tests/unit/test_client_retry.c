@@ -1,0 +1,399 @@
+/*
+ * test_client_retry.c — the retry policy of libbillboard: which errors are
+ * transient, how waits grow and are capped, how HTTP statuses map to enum
+ * bb_err; and the client's behaviour on the wire against a scripted HTTP
+ * responder on 127.0.0.1 (the real billboardd cannot be made to answer 5xx
+ * on demand): 5xx and network errors are retried with the same key and
+ * body, 4xx never, the attempt cap and the total-time cap hold, and a 304
+ * keeps the cached billboard without parsing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "billboard/client.h"
+#include "retry.h"
+
+/* ---------------- pure policy ---------------- */
+
+static void test_transient_classification(void **state)
+{
+    (void)state;
+    static const struct {
+        int err, transient;
+    } t[] = {{BB_ENET, 1},      {BB_ESERVER, 1},   {BB_EAUTH, 0},  {BB_EINVAL, 0},
+             {BB_ECONFLICT, 0}, {BB_EFULL, 0},     {BB_EPROTO, 0}, {BB_ENOTFOUND, 0},
+             {BB_ENOMEM, 0},    {BB_EIO, 0},       {BB_OK, 0}};
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+        assert_int_equal(retry_is_transient(t[i].err), t[i].transient);
+}
+
+static void test_status_mapping(void **state)
+{
+    (void)state;
+    static const struct {
+        long status;
+        const char *title;
+        int err;
+    } t[] = {
+        {200, NULL, BB_OK},           {201, NULL, BB_OK},
+        {304, NULL, BB_OK},           {400, "malformed JSON", BB_EPROTO},
+        {401, NULL, BB_EAUTH},        {403, NULL, BB_EAUTH},
+        {404, NULL, BB_ENOTFOUND},    {409, "Idempotency-Key reused", BB_ECONFLICT},
+        {409, "K_max reached", BB_EFULL}, {409, "episode budget exhausted", BB_EFULL},
+        {413, NULL, BB_EINVAL},       {415, NULL, BB_EPROTO},
+        {422, "invalid episode", BB_EINVAL}, {500, NULL, BB_ESERVER},
+        {503, NULL, BB_ESERVER},      {599, NULL, BB_ESERVER},
+    };
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+        assert_int_equal(retry_status_err(t[i].status, t[i].title, NULL), t[i].err);
+}
+
+static void test_backoff_grows_and_caps(void **state)
+{
+    (void)state;
+    struct bb_client_retry p = {.max_attempts = 10, .base_ms = 100, .cap_ms = 1000,
+                                .total_ms = 5000, .timeout_ms = 1000};
+    /* jitter 0: half the nominal wait; jitter -> 1: the nominal wait. */
+    assert_int_equal(retry_wait_ms(&p, 1, 0.0), 50);
+    assert_int_equal(retry_wait_ms(&p, 2, 0.0), 100);
+    assert_int_equal(retry_wait_ms(&p, 3, 0.0), 200);
+    assert_int_equal(retry_wait_ms(&p, 4, 0.0), 400);
+    assert_int_equal(retry_wait_ms(&p, 5, 0.0), 500);  /* capped at 1000 */
+    assert_int_equal(retry_wait_ms(&p, 50, 0.0), 500); /* no overflow */
+    assert_true(retry_wait_ms(&p, 1, 0.999) <= 100 && retry_wait_ms(&p, 1, 0.999) >= 99);
+    assert_true(retry_wait_ms(&p, 9, 0.999) <= 1000);
+    /* Attempt cap and total-time cap. */
+    assert_true(retry_allowed(&p, 9, 0, 10));
+    assert_false(retry_allowed(&p, 10, 0, 10));
+    assert_true(retry_allowed(&p, 1, 4000, 1000));
+    assert_false(retry_allowed(&p, 1, 4001, 1000));
+}
+
+/* ---------------- scripted responder ---------------- */
+
+struct answer {
+    int status;
+    const char *headers; /* extra header lines, each ending \r\n */
+    const char *body;
+};
+
+struct responder {
+    int fd, port;
+    const struct answer *script;
+    int n, served;
+    char keys[16][160];    /* Idempotency-Key of each request */
+    char inm[16][160];     /* If-None-Match of each request */
+    size_t body_len[16];
+    pthread_t thread;
+};
+
+static void header(const char *req, const char *name, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    const char *p = strcasestr(req, name);
+    if (!p)
+        return;
+    p += strlen(name);
+    while (*p == ' ')
+        p++;
+    size_t n = strcspn(p, "\r\n");
+    if (n >= outlen)
+        n = outlen - 1;
+    memcpy(out, p, n);
+    out[n] = '\0';
+}
+
+static void *serve(void *arg)
+{
+    struct responder *r = arg;
+    while (r->served < r->n) {
+        int c = accept(r->fd, NULL, NULL);
+        if (c < 0)
+            break;
+        char req[65536];
+        size_t len = 0;
+        char *end = NULL;
+        while (len < sizeof(req) - 1) {
+            ssize_t k = read(c, req + len, sizeof(req) - 1 - len);
+            if (k <= 0)
+                break;
+            len += (size_t)k;
+            req[len] = '\0';
+            if ((end = strstr(req, "\r\n\r\n"))) {
+                char cl[32];
+                header(req, "Content-Length:", cl, sizeof(cl));
+                size_t want = (size_t)(end + 4 - req) + (size_t)strtoul(cl, NULL, 10);
+                if (len >= want)
+                    break;
+            }
+        }
+        int i = r->served;
+        header(req, "Idempotency-Key:", r->keys[i], sizeof(r->keys[i]));
+        header(req, "If-None-Match:", r->inm[i], sizeof(r->inm[i]));
+        r->body_len[i] = end ? len - (size_t)(end + 4 - req) : 0;
+        const struct answer *a = &r->script[i];
+        char out[70000];
+        size_t bl = a->body ? strlen(a->body) : 0;
+        int n = snprintf(out, sizeof(out),
+                         "HTTP/1.1 %d X\r\nConnection: close\r\nContent-Length: %zu\r\n%s\r\n%s",
+                         a->status, bl, a->headers ? a->headers : "", a->body ? a->body : "");
+        ssize_t w = write(c, out, (size_t)n);
+        (void)w;
+        close(c);
+        r->served++;
+    }
+    return NULL;
+}
+
+static void responder_start(struct responder *r, const struct answer *script, int n)
+{
+    memset(r, 0, sizeof(*r));
+    r->script = script;
+    r->n = n;
+    r->fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(r->fd >= 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = 0};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(r->fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    assert_int_equal(listen(r->fd, 16), 0);
+    socklen_t sl = sizeof(sa);
+    assert_int_equal(getsockname(r->fd, (struct sockaddr *)&sa, &sl), 0);
+    r->port = ntohs(sa.sin_port);
+    assert_int_equal(pthread_create(&r->thread, NULL, serve, r), 0);
+}
+
+static void responder_stop(struct responder *r)
+{
+    shutdown(r->fd, SHUT_RDWR); /* unblocks accept if the script was not used up */
+    pthread_join(r->thread, NULL);
+    close(r->fd);
+}
+
+static struct bb_client *client_for(int port)
+{
+    char url[64];
+    struct bb_client *c = NULL;
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
+    assert_int_equal(bb_client_new(url, "clinic-token", NULL, &c), BB_OK);
+    struct bb_client_retry p = {.max_attempts = 4, .base_ms = 1, .cap_ms = 4, .total_ms = 2000,
+                                .timeout_ms = 2000};
+    assert_int_equal(bb_client_set_retry(c, &p), BB_OK);
+    return c;
+}
+
+static void small_episode(struct bb_episode_buf *e)
+{
+    assert_int_equal(bb_episode_buf_init(e, 2, 2, 2), BB_OK);
+    for (int i = 0; i < 8; i++)
+        e->features[i] = 0.5;
+    e->action[0] = 1;
+    e->reward[0] = 0.5;
+    e->reward[1] = 1.0;
+}
+
+static const char problem[] = "Content-Type: application/problem+json\r\n";
+
+static void test_5xx_retried_with_same_key(void **state)
+{
+    (void)state;
+    const struct answer script[] = {
+        {503, problem, "{\"title\":\"busy\"}"},
+        {500, NULL, ""},
+        {201, "Content-Type: application/json\r\n", "{\"episode\": 5, \"billboard_version\": 2}"},
+    };
+    struct responder r;
+    struct bb_episode_buf e;
+    struct bb_client_receipt rc = {0};
+    responder_start(&r, script, 3);
+    struct bb_client *c = client_for(r.port);
+    small_episode(&e);
+    assert_int_equal(bb_client_submit(c, &e, "key-abc", &rc), BB_OK);
+    assert_int_equal(bb_client_last_attempts(c), 3);
+    assert_int_equal(rc.episode, 5);
+    assert_int_equal(rc.billboard_version, 2);
+    assert_int_equal(rc.status, 201);
+    responder_stop(&r);
+    assert_int_equal(r.served, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal(r.keys[i], "key-abc");
+        assert_int_equal(r.body_len[i], r.body_len[0]);
+    }
+    assert_true(r.body_len[0] > 0);
+    bb_episode_buf_release(&e);
+    bb_client_free(c);
+}
+
+static void test_4xx_never_retried(void **state)
+{
+    (void)state;
+    const struct answer script[] = {
+        {422, problem, "{\"title\":\"invalid episode\",\"detail\":\"/steps/0/reward: > 1\"}"},
+        {409, problem, "{\"title\":\"K_max episodes reached\"}"},
+        {409, problem, "{\"title\":\"Idempotency-Key reused with another body\"}"},
+        {401, problem, "{\"title\":\"bad token\"}"},
+    };
+    static const int want[] = {BB_EINVAL, BB_EFULL, BB_ECONFLICT, BB_EAUTH};
+    struct responder r;
+    struct bb_episode_buf e;
+    responder_start(&r, script, 4);
+    struct bb_client *c = client_for(r.port);
+    small_episode(&e);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(bb_client_submit(c, &e, NULL, NULL), want[i]);
+        assert_int_equal(bb_client_last_attempts(c), 1);
+        assert_int_equal(bb_client_last_status(c), script[i].status);
+    }
+    responder_stop(&r);
+    assert_int_equal(r.served, 4);
+    bb_episode_buf_release(&e);
+    bb_client_free(c);
+}
+
+static void test_problem_detail_kept(void **state)
+{
+    (void)state;
+    const struct answer script[] = {
+        {422, problem, "{\"title\":\"invalid episode\",\"detail\":\"/steps/0/reward: > 1\"}"},
+    };
+    struct responder r;
+    struct bb_episode_buf e;
+    responder_start(&r, script, 1);
+    struct bb_client *c = client_for(r.port);
+    small_episode(&e);
+    assert_int_equal(bb_client_submit(c, &e, NULL, NULL), BB_EINVAL);
+    assert_string_equal(bb_client_last_title(c), "invalid episode");
+    assert_string_equal(bb_client_last_detail(c), "/steps/0/reward: > 1");
+    responder_stop(&r);
+    bb_episode_buf_release(&e);
+    bb_client_free(c);
+}
+
+static void test_attempt_and_time_caps(void **state)
+{
+    (void)state;
+    const struct answer script[] = {{503, NULL, ""}, {503, NULL, ""}, {503, NULL, ""},
+                                    {503, NULL, ""}, {503, NULL, ""}, {503, NULL, ""}};
+    struct responder r;
+    json_t *j = NULL;
+    responder_start(&r, script, 6);
+    struct bb_client *c = client_for(r.port);
+    assert_int_equal(bb_client_privacy(c, &j), BB_ESERVER);
+    assert_null(j);
+    assert_int_equal(bb_client_last_attempts(c), 4); /* max_attempts */
+    /* A total budget of 0 ms allows no retry at all. */
+    struct bb_client_retry p = bb_client_retry_default();
+    p.total_ms = 0;
+    assert_int_equal(bb_client_set_retry(c, &p), BB_OK);
+    assert_int_equal(bb_client_config(c, &j), BB_ESERVER);
+    assert_int_equal(bb_client_last_attempts(c), 1);
+    p.max_attempts = 0;
+    assert_int_equal(bb_client_set_retry(c, &p), BB_EINVAL);
+    bb_client_free(c);
+    responder_stop(&r);
+    assert_int_equal(r.served, 5);
+}
+
+static void test_network_error_retried(void **state)
+{
+    (void)state;
+    /* A port that was just free: nothing listens there. */
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = 0};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t sl = sizeof(sa);
+    assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &sl), 0);
+    close(fd);
+    struct bb_client *c = client_for(ntohs(sa.sin_port));
+    json_t *j = NULL;
+    assert_int_equal(bb_client_privacy(c, &j), BB_ENET);
+    assert_int_equal(bb_client_last_attempts(c), 4);
+    assert_int_equal(bb_client_last_status(c), 0);
+    assert_true(bb_client_last_detail(c)[0] != '\0');
+    bb_client_free(c);
+}
+
+static void test_etag_304_keeps_billboard(void **state)
+{
+    (void)state;
+    struct bb_billboard b = {0};
+    assert_int_equal(bb_billboard_init(&b, 2, 2, 3), BB_OK);
+    b.version = 4;
+    b.beta = 1.0;
+    for (int h = 0; h < 2; h++) {
+        b.gram[h * 4 + 0] = b.gram[h * 4 + 3] = 2.0;
+        b.w[h * 2] = 0.5;
+    }
+    size_t len;
+    char *json = bb_billboard_to_json(&b, &len);
+    assert_non_null(json);
+    const struct answer script[] = {
+        {200, "Content-Type: application/json\r\nETag: \"bb-4\"\r\n", json},
+        {304, "ETag: \"bb-4\"\r\n", NULL},
+        {503, NULL, NULL},
+    };
+    struct responder r;
+    int changed = -1;
+    responder_start(&r, script, 3);
+    struct bb_client *c = client_for(r.port);
+    assert_null(bb_client_billboard(c));
+    assert_int_equal(bb_client_fetch_billboard(c, &changed), BB_OK);
+    assert_int_equal(changed, 1);
+    const struct bb_billboard *got = bb_client_billboard(c);
+    assert_non_null(got);
+    assert_int_equal(got->version, 4);
+    assert_true(got->factored);
+    assert_string_equal(bb_client_billboard_etag(c), "\"bb-4\"");
+    assert_int_equal(bb_client_fetch_billboard(c, &changed), BB_OK);
+    assert_int_equal(changed, 0);
+    assert_ptr_equal(bb_client_billboard(c), got); /* nothing replaced */
+    /* A failed fetch keeps the cached billboard too. */
+    struct bb_client_retry p = bb_client_retry_default();
+    p.max_attempts = 1;
+    assert_int_equal(bb_client_set_retry(c, &p), BB_OK);
+    assert_int_equal(bb_client_fetch_billboard(c, &changed), BB_ESERVER);
+    assert_ptr_equal(bb_client_billboard(c), got);
+    responder_stop(&r);
+    assert_string_equal(r.inm[0], "");
+    assert_string_equal(r.inm[1], "\"bb-4\"");
+    /* Local policy = the shared function on the same billboard. */
+    double f[6] = {0.6, 0, 0, 0.6, 0.3, 0.3}, q1[3], q2[3];
+    int a1, a2;
+    assert_int_equal(bb_billboard_factor(&b), BB_OK);
+    assert_int_equal(bb_client_recommend_local(c, 1, f, q1, &a1), BB_OK);
+    assert_int_equal(bb_billboard_act(&b, 1, f, q2, &a2), BB_OK);
+    assert_int_equal(a1, a2);
+    assert_memory_equal(q1, q2, sizeof(q1));
+    assert_int_equal(bb_client_recommend_local(c, 3, f, q1, &a1), BB_ERANGE);
+    bb_client_free(c);
+    free(json);
+    bb_billboard_release(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_transient_classification),
+        cmocka_unit_test(test_status_mapping),
+        cmocka_unit_test(test_backoff_grows_and_caps),
+        cmocka_unit_test(test_5xx_retried_with_same_key),
+        cmocka_unit_test(test_4xx_never_retried),
+        cmocka_unit_test(test_problem_detail_kept),
+        cmocka_unit_test(test_attempt_and_time_caps),
+        cmocka_unit_test(test_network_error_retried),
+        cmocka_unit_test(test_etag_304_keeps_billboard),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
