@@ -191,9 +191,9 @@ static void sleep_ms(long ms)
  * returns its enum bb_err. */
 static int answer_err(struct bb_client *c, const struct transport_resp *r)
 {
-    const char *title = NULL, *detail = NULL, *type = NULL;
+    const char *title = NULL, *detail = NULL, *type = NULL, *pointer = NULL;
     json_t *j = NULL;
-    char fallback[64];
+    char fallback[64], full[sizeof(c->detail)];
 
     if (r->body && r->len)
         j = json_loadb(r->body, r->len, 0, NULL);
@@ -201,9 +201,13 @@ static int answer_err(struct bb_client *c, const struct transport_resp *r)
         title = json_string_value(json_object_get(j, "title"));
         detail = json_string_value(json_object_get(j, "detail"));
         type = json_string_value(json_object_get(j, "type"));
+        pointer = json_string_value(json_object_get(j, "pointer"));
     }
     snprintf(fallback, sizeof(fallback), "HTTP %ld", r->status);
-    say(c, title ? title : fallback, detail ? detail : "");
+    /* The JSON pointer of the offending field, when the daemon names one. */
+    snprintf(full, sizeof(full), "%s%s%s%s", detail ? detail : "",
+             pointer && detail ? " " : "", pointer ? "at " : "", pointer ? pointer : "");
+    say(c, title ? title : fallback, full);
     int rc = retry_status_err(r->status, title, type);
     json_decref(j);
     return rc;

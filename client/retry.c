@@ -60,6 +60,8 @@ int retry_status_err(long status, const char *title, const char *type)
     case 410:
         return BB_ENOTFOUND;
     case 409:
+        if (mentions(type, "update-cap") || mentions(title, "N_max"))
+            return BB_ECAP;
         if (mentions(title, "K_max") || mentions(title, "budget") || mentions(title, "full") ||
             mentions(title, "exhausted") || mentions(type, "full") || mentions(type, "k-max") ||
             mentions(type, "kmax") || mentions(type, "exhausted"))

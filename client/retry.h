@@ -28,7 +28,9 @@ int retry_allowed(const struct bb_client_retry *p, int attempt, long elapsed_ms,
 
 /* The enum bb_err of an HTTP status. A 409 is BB_EFULL when the problem
  * title or type (may be NULL) says the episode budget K_max is exhausted,
- * else BB_ECONFLICT. 2xx and 304 are BB_OK. */
+ * BB_ECAP when it says the update cap N_max is reached, else BB_ECONFLICT
+ * (e.g. an idempotency key reused with another body). 2xx and 304 are
+ * BB_OK. */
 int retry_status_err(long status, const char *title, const char *type);
 
 #endif

@@ -30,6 +30,7 @@
  *   BB_ENOTFOUND HTTP 404 (e.g. no such billboard version or clinic)
  *   BB_ECONFLICT HTTP 409: idempotency key reused with another body
  *   BB_EFULL     HTTP 409 because K_max episodes are already used
+ *   BB_ECAP      HTTP 409 because the update cap N_max is reached
  *   BB_EINVAL    HTTP 413/422 (validation), or a bad argument to the call
  *   BB_EIO       the local state store failed
  *   BB_ENOMEM    allocation failed

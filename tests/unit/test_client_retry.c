@@ -52,6 +52,7 @@ static void test_status_mapping(void **state)
         {401, NULL, BB_EAUTH},        {403, NULL, BB_EAUTH},
         {404, NULL, BB_ENOTFOUND},    {409, "Idempotency-Key reused", BB_ECONFLICT},
         {409, "K_max reached", BB_EFULL}, {409, "episode budget exhausted", BB_EFULL},
+        {409, "The update cap N_max is reached", BB_ECAP},
         {413, NULL, BB_EINVAL},       {415, NULL, BB_EPROTO},
         {422, "invalid episode", BB_EINVAL}, {500, NULL, BB_ESERVER},
         {503, NULL, BB_ESERVER},      {599, NULL, BB_ESERVER},
