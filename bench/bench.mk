@@ -10,3 +10,14 @@ bench-lsvi: $(BENCH_LSVI)
 	$(BENCH_LSVI) $(BENCH_LSVI_ARGS)
 
 bench: bench-lsvi
+
+BENCH_ENGINE := $(O)/bench_engine
+
+$(BENCH_ENGINE): bench/bench_engine.c $(ENGINE_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(ENGINE_LIB) $(DEP_LIBS)
+
+.PHONY: bench-engine
+bench-engine: $(BENCH_ENGINE)
+	$(BENCH_ENGINE)
+
+bench: bench-engine
