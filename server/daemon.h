@@ -1,0 +1,48 @@
+/*
+ * daemon.h — the state billboardd's modules share.
+ *
+ * One struct bbd lives in main() for the process's lifetime. Ownership:
+ * main creates and frees every member. Thread rules: the engine, the rng
+ * and the read-write db are touched only by the writer thread once it runs;
+ * the HTTP threads read the board slot, the stats (under stats_mu), auth,
+ * the read pool and the immutable params.
+ */
+#ifndef BB_DAEMON_H
+#define BB_DAEMON_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "auth.h"
+#include "board.h"
+#include "db.h"
+#include "engine.h"
+#include "params.h"
+#include "rng.h"
+
+/* What GET /v1/privacy and /metrics report; the writer refreshes it. */
+struct bbd_stats {
+    long episodes;     /* stored, all time */
+    long updates;      /* charged, all time (see writer.c) */
+    long version;      /* of the billboard served */
+};
+
+struct bb_writer;
+
+struct bbd {
+    struct bb_params p;         /* derived; immutable once serving */
+    struct bb_rng rng;          /* tree noise; the engine borrows it */
+    struct bb_engine *engine;
+    struct bb_db *db;           /* read-write, the writer's */
+    struct bb_db_pool *pool;    /* read-only, the HTTP threads' */
+    struct bb_auth *auth;
+    struct bb_board_slot board;
+    struct bb_writer *writer;
+    pthread_mutex_t stats_mu;
+    struct bbd_stats stats;
+    atomic_int fatal;           /* storage failed: stop and let recovery run */
+    size_t max_body;            /* request body cap, bytes */
+};
+
+#endif

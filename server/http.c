@@ -1,0 +1,275 @@
+/*
+ * http.c — libmicrohttpd set-up and the request lifecycle (http.h).
+ */
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "metrics.h"
+#include "problem.h"
+#include "routes.h"
+
+struct bb_http {
+    struct MHD_Daemon *mhd;
+    struct bbd *d;
+};
+
+enum MHD_Result bb_http_reply_resp(struct bb_req *r, unsigned status,
+                                   struct MHD_Response *resp)
+{
+    r->answered = 1;
+    r->status = status;
+    return MHD_queue_response(r->conn, status, resp);
+}
+
+enum MHD_Result bb_http_reply(struct bb_req *r, unsigned status, const char *ctype,
+                              const char *body, size_t len)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+    if (!resp)
+        return MHD_NO;
+    if (ctype)
+        MHD_add_response_header(resp, "Content-Type", ctype);
+    enum MHD_Result ret = bb_http_reply_resp(r, status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+enum MHD_Result bb_http_problem(struct bb_req *r, int err, const char *detail,
+                                const char *pointer)
+{
+    size_t len = 0;
+    char *body = bb_problem_json(err, detail && *detail ? detail : NULL,
+                                 pointer && *pointer ? pointer : NULL, &len);
+    if (!body)
+        return MHD_NO;
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    if (!resp) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, "Content-Type", "application/problem+json");
+    unsigned status = bb_problem_status(err);
+    if (status == 401)
+        MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+    enum MHD_Result ret = bb_http_reply_resp(r, status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+static int is_json(const char *ctype)
+{
+    if (!ctype)
+        return 0;
+    while (*ctype == ' ')
+        ctype++;
+    size_t n = strlen("application/json");
+    return strncasecmp(ctype, "application/json", n) == 0 &&
+           (ctype[n] == '\0' || ctype[n] == ';' || ctype[n] == ' ');
+}
+
+/* Checks done on the first call, from the headers alone. */
+static int precheck(struct bbd *d, struct bb_req *r, const char **detail)
+{
+    const struct bb_route *rt = r->route;
+    const char *authz =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (rt->who == BB_ADMIN && bb_auth_admin(d->auth, authz) != BB_OK)
+        return BB_EAUTH;
+    if (rt->who == BB_CLINIC && bb_auth_clinic(d->auth, authz, &r->clinic) != BB_OK)
+        return BB_EAUTH;
+    if (!rt->has_body)
+        return BB_OK;
+    if (!is_json(MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                             MHD_HTTP_HEADER_CONTENT_TYPE))) {
+        *detail = "send the body as application/json";
+        return BBD_EMEDIA;
+    }
+    const char *cl = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (cl) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(cl, &end, 10);
+        if (errno || end == cl || n > d->max_body) {
+            *detail = "Content-Length is over the body size limit";
+            return BBD_ETOOBIG;
+        }
+    }
+    return BB_OK;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **req_cls)
+{
+    struct bbd *d = cls;
+    struct bb_req *r = *req_cls;
+    (void)version;
+    if (!r) {
+        if (!(r = calloc(1, sizeof(*r))))
+            return MHD_NO;
+        *req_cls = r;
+        r->conn = conn;
+        r->route_idx = bb_route_match(method, url, r->param, sizeof(r->param));
+        if (r->route_idx < 0) {
+            int err = r->route_idx == -1 ? BBD_ENOROUTE : BBD_EMETHOD;
+            r->route_idx = BB_METRICS_ROUTES - 1;
+            return bb_http_problem(r, err, NULL, NULL);
+        }
+        r->route = &bb_routes[r->route_idx];
+        const char *detail = NULL;
+        int err = precheck(d, r, &detail);
+        if (err != BB_OK)
+            return bb_http_problem(r, err, detail, NULL);
+        return MHD_YES;
+    }
+    if (r->answered) {
+        *upload_data_size = 0; /* discard what the client still sends */
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        size_t n = *upload_data_size;
+        *upload_data_size = 0;
+        if (!r->route->has_body || r->len + n > d->max_body) {
+            free(r->body);
+            r->body = NULL;
+            return bb_http_problem(r, BBD_ETOOBIG, r->route->has_body
+                                                       ? "the body is over the size limit"
+                                                       : "this route takes no body",
+                                   NULL);
+        }
+        if (r->len + n + 1 > r->cap) {
+            size_t cap = r->cap ? r->cap : 4096;
+            while (cap < r->len + n + 1)
+                cap *= 2;
+            if (cap > d->max_body + 1)
+                cap = d->max_body + 1;
+            char *b = realloc(r->body, cap);
+            if (!b)
+                return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
+            r->body = b;
+            r->cap = cap;
+        }
+        memcpy(r->body + r->len, upload_data, n);
+        r->len += n;
+        r->body[r->len] = '\0';
+        return MHD_YES;
+    }
+    return r->route->handle(d, r);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    struct bb_req *r = *req_cls;
+    (void)cls;
+    (void)conn;
+    (void)toe;
+    if (!r)
+        return;
+    bb_metrics_request(r->route_idx, r->answered ? r->status : 0);
+    free(r->body);
+    free(r->job.resp);
+    bb_episode_buf_release(&r->job.ep);
+    sodium_memzero(r->token, sizeof(r->token));
+    sodium_memzero(r->job.token_hash, sizeof(r->job.token_hash));
+    free(r);
+    *req_cls = NULL;
+}
+
+static void on_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    fputs("billboardd: http: ", stderr);
+    vfprintf(stderr, fmt, ap);
+}
+
+int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **out,
+                  unsigned *port, char *why, size_t whylen)
+{
+    int rc = BB_ENOMEM;
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof(ss));
+    struct bb_http *h = calloc(1, sizeof(*h));
+    *out = NULL;
+    if (!h)
+        goto out;
+    h->d = d;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+    rc = BB_EINVAL;
+    if (inet_pton(AF_INET, o->listen, &s4->sin_addr) == 1) {
+        s4->sin_family = AF_INET;
+        s4->sin_port = htons((uint16_t)o->port);
+    } else if (inet_pton(AF_INET6, o->listen, &s6->sin6_addr) == 1) {
+        s6->sin6_family = AF_INET6;
+        s6->sin6_port = htons((uint16_t)o->port);
+        flags |= MHD_USE_IPv6;
+    } else {
+        snprintf(why, whylen, "--listen '%s' is not an IPv4 or IPv6 address", o->listen);
+        goto out;
+    }
+    h->mhd = MHD_start_daemon(
+        flags, (uint16_t)o->port, NULL, NULL, on_request, d, MHD_OPTION_EXTERNAL_LOGGER, on_log,
+        NULL, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE, o->threads,
+        MHD_OPTION_CONNECTION_LIMIT, o->conn_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        o->per_ip_limit, MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, o->conn_memory, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, NULL, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_END);
+    if (!h->mhd) {
+        snprintf(why, whylen, "cannot listen on %s port %u: %s", o->listen, o->port,
+                 strerror(errno));
+        rc = BB_ENET;
+        goto out;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->mhd, MHD_DAEMON_INFO_BIND_PORT);
+    *port = info ? info->port : o->port;
+    *out = h;
+    return BB_OK;
+out:
+    free(h);
+    return rc;
+}
+
+void bb_http_quiesce(struct bb_http *h)
+{
+    if (!h)
+        return;
+    MHD_socket s = MHD_quiesce_daemon(h->mhd);
+    if (s != MHD_INVALID_SOCKET)
+        close(s);
+}
+
+void bb_http_stop(struct bb_http *h, int ms)
+{
+    if (!h)
+        return;
+    for (int waited = 0; waited < ms; waited += 20) {
+        const union MHD_DaemonInfo *info =
+            MHD_get_daemon_info(h->mhd, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+        if (!info || info->num_connections == 0)
+            break;
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    MHD_stop_daemon(h->mhd);
+    free(h);
+}

@@ -1,0 +1,632 @@
+/*
+ * routes.c — the route table and every handler (routes.h).
+ *
+ * Handlers never change state themselves: writes go to the writer as jobs
+ * (writer.h), reads come from the published board, the stats snapshot or
+ * a pooled read-only connection. Every error is answered through
+ * bb_http_problem(), after which nothing has changed.
+ */
+#include "routes.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "billboard/codec.h"
+#include "config.h"
+#include "metrics.h"
+#include "problem.h"
+
+#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
+
+static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r);
+static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r);
+static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r);
+static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r);
+static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r);
+static enum MHD_Result config_get(struct bbd *d, struct bb_req *r);
+static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r);
+static enum MHD_Result clinics_get(struct bbd *d, struct bb_req *r);
+static enum MHD_Result clinics_delete(struct bbd *d, struct bb_req *r);
+static enum MHD_Result livez_get(struct bbd *d, struct bb_req *r);
+static enum MHD_Result readyz_get(struct bbd *d, struct bb_req *r);
+static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r);
+
+const struct bb_route bb_routes[] = {
+    {"GET", "/v1/billboard", BB_ANYONE, 0, billboard_get},
+    {"GET", "/v1/billboard/{version}", BB_ANYONE, 0, billboard_version_get},
+    {"POST", "/v1/episodes", BB_CLINIC, 1, episodes_post},
+    {"POST", "/v1/recommend", BB_CLINIC, 1, recommend_post},
+    {"GET", "/v1/privacy", BB_ANYONE, 0, privacy_get},
+    {"GET", "/v1/config", BB_ANYONE, 0, config_get},
+    {"POST", "/v1/clinics", BB_ADMIN, 1, clinics_post},
+    {"GET", "/v1/clinics", BB_ADMIN, 0, clinics_get},
+    {"DELETE", "/v1/clinics/{id}", BB_ADMIN, 0, clinics_delete},
+    {"GET", "/livez", BB_ANYONE, 0, livez_get},
+    {"GET", "/readyz", BB_ANYONE, 0, readyz_get},
+    {"GET", "/metrics", BB_ANYONE, 0, metrics_get},
+};
+const int bb_nroutes = (int)(sizeof(bb_routes) / sizeof(bb_routes[0]));
+
+/* Matches path against pattern; a "{…}" segment matches one non-empty
+ * segment, copied to param. */
+static int match(const char *pattern, const char *path, char *param, size_t paramlen)
+{
+    const char *p = pattern, *s = path;
+    while (*p && *s) {
+        if (*p == '{') {
+            const char *pe = strchr(p, '}');
+            size_t n = strcspn(s, "/");
+            if (!pe || n == 0 || n >= paramlen)
+                return 0;
+            memcpy(param, s, n);
+            param[n] = '\0';
+            p = pe + 1;
+            s += n;
+            continue;
+        }
+        if (*p != *s)
+            return 0;
+        p++;
+        s++;
+    }
+    return *p == '\0' && *s == '\0';
+}
+
+int bb_route_match(const char *method, const char *path, char *param, size_t paramlen)
+{
+    int path_known = 0;
+    for (int i = 0; i < bb_nroutes; i++) {
+        if (!match(bb_routes[i].pattern, path, param, paramlen))
+            continue;
+        path_known = 1;
+        if (strcmp(bb_routes[i].method, method) == 0)
+            return i;
+    }
+    return path_known ? -2 : -1;
+}
+
+void bb_routes_print(FILE *f)
+{
+    for (int i = 0; i < bb_nroutes; i++)
+        fprintf(f, "%s %s\n", bb_routes[i].method, bb_routes[i].pattern);
+}
+
+void bb_routes_labels(const char **names, const char **methods)
+{
+    for (int i = 0; i < bb_nroutes; i++) {
+        names[i] = bb_routes[i].pattern;
+        methods[i] = bb_routes[i].method;
+    }
+}
+
+/* ---- helpers ---- */
+
+static enum MHD_Result reply_json(struct bb_req *r, unsigned status, json_t *o)
+{
+    char *s = o ? json_dumps(o, JSON_FLAGS) : NULL;
+    json_decref(o);
+    if (!s)
+        return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
+    enum MHD_Result ret = bb_http_reply(r, status, "application/json", s, strlen(s));
+    free(s);
+    return ret;
+}
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* Parses a non-negative decimal integer segment; -1 if it is not one. */
+static int64_t parse_id(const char *s)
+{
+    if (!*s || strlen(s) > 18)
+        return -1;
+    int64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    return v;
+}
+
+/* Parses a request body as one JSON object: duplicate keys, NaN, Infinity,
+ * trailing garbage and non-objects are BB_EPROTO. */
+static int parse_object(const struct bb_req *r, json_t **out, char *why, size_t whylen)
+{
+    json_error_t e;
+    *out = NULL;
+    json_t *o = json_loadb(r->body ? r->body : "", r->len, JSON_REJECT_DUPLICATES, &e);
+    if (!o) {
+        snprintf(why, whylen, "invalid JSON at line %d column %d: %s", e.line, e.column,
+                 e.text);
+        return BB_EPROTO;
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        snprintf(why, whylen, "the body must be a JSON object");
+        return BB_EPROTO;
+    }
+    *out = o;
+    return BB_OK;
+}
+
+/* Does an If-None-Match header match etag? Weak comparison, as RFC 9110
+ * §13.1.2 asks for If-None-Match. */
+static int etag_matches(const char *inm, const char *etag)
+{
+    if (!inm)
+        return 0;
+    size_t elen = strlen(etag);
+    const char *s = inm;
+    while (*s) {
+        while (*s == ' ' || *s == ',' || *s == '\t')
+            s++;
+        if (*s == '*')
+            return 1;
+        if (strncmp(s, "W/", 2) == 0)
+            s += 2;
+        size_t n = strcspn(s, ",");
+        while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+            n--;
+        if (n == elen && memcmp(s, etag, n) == 0)
+            return 1;
+        s += strcspn(s, ",");
+    }
+    return 0;
+}
+
+static enum MHD_Result not_modified(struct bb_req *r, const char *etag)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, "ETag", etag);
+    enum MHD_Result ret = bb_http_reply_resp(r, 304, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+/* A board for version v: the current one or one loaded from the database.
+ * Caller puts it. BB_ENOTFOUND if no such version. */
+static int board_for(struct bbd *d, int64_t v, struct bb_board **out)
+{
+    struct bb_board *cur = bb_board_get(&d->board);
+    *out = NULL;
+    if (v < 0 || (uint64_t)v == cur->version) {
+        *out = cur;
+        return BB_OK;
+    }
+    bb_board_put(cur);
+    char *body = NULL, *etag = NULL;
+    size_t len = 0;
+    struct bb_db *db = bb_db_pool_get(d->pool);
+    int rc = bb_db_billboard_get(db, v, &body, &len, &etag);
+    bb_db_pool_put(d->pool, db);
+    if (rc == BB_OK)
+        rc = bb_board_new(body, len, NULL, out);
+    free(body);
+    free(etag);
+    return rc;
+}
+
+/* ---- billboard ---- */
+
+static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r)
+{
+    struct bb_board *b = bb_board_get(&d->board);
+    const char *inm =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    enum MHD_Result ret = etag_matches(inm, b->etag) ? not_modified(r, b->etag)
+                                                     : bb_http_reply_resp(r, 200, b->resp);
+    bb_board_put(b);
+    return ret;
+}
+
+static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
+{
+    int64_t v = parse_id(r->param);
+    if (v < 0)
+        return bb_http_problem(r, BB_ENOTFOUND, "billboard versions are integers", NULL);
+    struct bb_board *cur = bb_board_get(&d->board);
+    const char *inm =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    enum MHD_Result ret;
+    if ((uint64_t)v == cur->version) {
+        ret = etag_matches(inm, cur->etag) ? not_modified(r, cur->etag)
+                                           : bb_http_reply_resp(r, 200, cur->resp);
+        bb_board_put(cur);
+        return ret;
+    }
+    bb_board_put(cur);
+    char *body = NULL, *etag = NULL;
+    size_t len = 0;
+    struct bb_db *db = bb_db_pool_get(d->pool);
+    int rc = bb_db_billboard_get(db, v, &body, &len, &etag);
+    bb_db_pool_put(d->pool, db);
+    if (rc != BB_OK) {
+        ret = bb_http_problem(r, rc, rc == BB_ENOTFOUND ? "no billboard of that version" : NULL,
+                              NULL);
+        goto out;
+    }
+    if (etag_matches(inm, etag)) {
+        ret = not_modified(r, etag);
+        goto out;
+    }
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    if (!resp) {
+        ret = MHD_NO;
+        goto out;
+    }
+    body = NULL;
+    MHD_add_response_header(resp, "Content-Type", "application/json");
+    MHD_add_response_header(resp, "ETag", etag);
+    MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
+    ret = bb_http_reply_resp(r, 200, resp);
+    MHD_destroy_response(resp);
+out:
+    free(body);
+    free(etag);
+    return ret;
+}
+
+/* ---- writer jobs ---- */
+
+static void resume(struct bb_job *j)
+{
+    struct bb_req *r = j->ctx;
+    MHD_resume_connection(r->conn);
+}
+
+static void submit(struct bbd *d, struct bb_req *r, enum bb_job_kind kind)
+{
+    r->job.kind = kind;
+    r->job.done = resume;
+    r->job.ctx = r;
+    r->submitted = 1;
+    /* Suspend first: done() may resume before this handler returns. */
+    MHD_suspend_connection(r->conn);
+    bb_writer_submit(d->writer, &r->job);
+}
+
+/* The answer of a finished job that has a JSON body. */
+static enum MHD_Result job_answer(struct bb_req *r)
+{
+    if (r->job.err != BB_OK)
+        return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(r->job.resp_len, r->job.resp, MHD_RESPMEM_MUST_COPY);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Content-Type", "application/json");
+    if (r->job.replayed)
+        MHD_add_response_header(resp, "Idempotent-Replayed", "true");
+    enum MHD_Result ret = bb_http_reply_resp(r, r->job.status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+/* ---- episodes ---- */
+
+static int key_ok(const char *k)
+{
+    size_t n = k ? strlen(k) : 0;
+    if (n < 1 || n > BB_IDEM_KEY_MAX)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (k[i] < 0x21 || k[i] > 0x7e)
+            return 0;
+    return 1;
+}
+
+static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r)
+{
+    if (r->submitted)
+        return job_answer(r);
+    const char *key = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Idempotency-Key");
+    if (!key_ok(key))
+        return bb_http_problem(r, BBD_EHEADER,
+                               "Idempotency-Key must be 1 to 128 visible ASCII characters",
+                               NULL);
+    char field[96] = "", why[160] = "";
+    int rc = bb_episode_from_json(r->body ? r->body : "", r->len, d->p.H, d->p.A, d->p.d,
+                                  &r->job.ep, field, sizeof(field), why, sizeof(why));
+    if (rc != BB_OK)
+        return bb_http_problem(r, rc == BB_EINVAL || rc == BB_ERANGE ? rc : BB_EPROTO, why,
+                               rc == BB_EPROTO ? NULL : field);
+    snprintf(r->job.key, sizeof(r->job.key), "%s", key);
+    crypto_generichash(r->job.body_hash, sizeof(r->job.body_hash),
+                       (const unsigned char *)(r->body ? r->body : ""), r->len, NULL, 0);
+    r->job.clinic = r->clinic;
+    submit(d, r, BB_JOB_EPISODE);
+    return MHD_YES;
+}
+
+/* ---- recommend ---- */
+
+static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
+{
+    const int H = d->p.H, A = d->p.A, dim = d->p.d;
+    char why[200] = "", ptr[64] = "";
+    json_t *o = NULL;
+    double *x = NULL, *q = NULL;
+    struct bb_board *b = NULL;
+    enum MHD_Result ret;
+    int err = parse_object(r, &o, why, sizeof(why));
+    if (err != BB_OK)
+        goto fail;
+    err = BB_EINVAL;
+    json_t *jh = json_object_get(o, "h");
+    if (!json_is_integer(jh) || json_integer_value(jh) < 1 || json_integer_value(jh) > H) {
+        snprintf(ptr, sizeof(ptr), "/h");
+        snprintf(why, sizeof(why), "h must be an integer step in [1, %d]", H);
+        goto fail;
+    }
+    int64_t v = -1;
+    json_t *jv = json_object_get(o, "billboard_version");
+    if (jv && !json_is_null(jv)) {
+        if (!json_is_integer(jv) || json_integer_value(jv) < 0) {
+            snprintf(ptr, sizeof(ptr), "/billboard_version");
+            snprintf(why, sizeof(why), "billboard_version must be a non-negative integer");
+            goto fail;
+        }
+        v = json_integer_value(jv);
+    }
+    json_t *jf = json_object_get(o, "features");
+    if (!json_is_array(jf) || json_array_size(jf) != (size_t)A) {
+        snprintf(ptr, sizeof(ptr), "/features");
+        snprintf(why, sizeof(why), "features must be an array of %d rows", A);
+        goto fail;
+    }
+    err = BB_ENOMEM;
+    x = malloc(sizeof(double) * (size_t)A * dim);
+    q = malloc(sizeof(double) * (size_t)A);
+    if (!x || !q)
+        goto fail;
+    err = BB_EINVAL;
+    for (int a = 0; a < A; a++) {
+        json_t *row = json_array_get(jf, (size_t)a);
+        if (!json_is_array(row) || json_array_size(row) != (size_t)dim) {
+            snprintf(ptr, sizeof(ptr), "/features/%d", a);
+            snprintf(why, sizeof(why), "each feature row must have %d numbers", dim);
+            goto fail;
+        }
+        double n2 = 0;
+        for (int j = 0; j < dim; j++) {
+            json_t *e = json_array_get(row, (size_t)j);
+            double val = json_number_value(e);
+            if (!json_is_number(e) || !isfinite(val)) {
+                snprintf(ptr, sizeof(ptr), "/features/%d/%d", a, j);
+                snprintf(why, sizeof(why), "feature values must be finite numbers");
+                goto fail;
+            }
+            x[(size_t)a * dim + j] = val;
+            n2 += val * val;
+        }
+        if (n2 > 1.0) {
+            snprintf(ptr, sizeof(ptr), "/features/%d", a);
+            snprintf(why, sizeof(why), "feature row has L2 norm above 1");
+            goto fail;
+        }
+    }
+    if ((err = board_for(d, v, &b)) != BB_OK) {
+        if (err == BB_ENOTFOUND) {
+            err = BB_EINVAL;
+            snprintf(ptr, sizeof(ptr), "/billboard_version");
+            snprintf(why, sizeof(why), "no billboard of that version");
+        }
+        goto fail;
+    }
+    int action = 0;
+    if ((err = bb_billboard_act(&b->bb, (int)json_integer_value(jh), x, q, &action)) != BB_OK)
+        goto fail;
+    json_t *qa = json_array();
+    for (int a = 0; qa && a < A; a++)
+        json_array_append_new(qa, json_real(q[a]));
+    json_t *out = json_pack("{s:i, s:o, s:I}", "action", action, "q", qa, "billboard_version",
+                            (json_int_t)b->version);
+    ret = reply_json(r, 200, out);
+    goto out;
+fail:
+    ret = bb_http_problem(r, err, why, ptr);
+out:
+    json_decref(o);
+    free(x);
+    free(q);
+    bb_board_put(b);
+    return ret;
+}
+
+/* ---- privacy, config ---- */
+
+static void stats_get(struct bbd *d, struct bbd_stats *s)
+{
+    pthread_mutex_lock(&d->stats_mu);
+    *s = d->stats;
+    pthread_mutex_unlock(&d->stats_mu);
+}
+
+static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
+{
+    struct bbd_stats s;
+    stats_get(d, &s);
+    const struct bb_params *p = &d->p;
+    double sg = bb_params_rho_gram_spent(p, s.episodes);
+    double sy = bb_params_rho_y_spent(p, s.updates);
+    json_t *o = json_object();
+    json_t *g = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_gram), "spent", num(sg),
+                          "remaining", num(p->rho_gram - sg));
+    json_t *y = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_y), "spent", num(sy),
+                          "remaining", num(p->rho_y - sy));
+    if (o && g && y) {
+        json_object_set_new(o, "private", json_boolean(p->is_private));
+        json_object_set_new(o, "rho", num(p->rho));
+        json_object_set_new(o, "epsilon", num(p->epsilon));
+        json_object_set_new(o, "delta", json_real(p->delta));
+        json_object_set_new(o, "rho_spent", num(sg + sy));
+        json_object_set_new(o, "rho_remaining", num(p->rho - sg - sy));
+        json_object_set_new(o, "gram", g);
+        json_object_set_new(o, "y", y);
+        json_object_set_new(o, "updates", json_integer(s.updates));
+        json_object_set_new(o, "max_updates", json_integer(p->max_updates));
+        json_object_set_new(o, "episodes", json_integer(s.episodes));
+        json_object_set_new(o, "max_episodes", json_integer(p->K_max));
+        json_object_set_new(o, "billboard_version", json_integer(s.version));
+        g = y = NULL;
+    } else {
+        json_decref(o);
+        o = NULL;
+    }
+    json_decref(g);
+    json_decref(y);
+    return reply_json(r, 200, o);
+}
+
+static enum MHD_Result config_get(struct bbd *d, struct bb_req *r)
+{
+    return reply_json(r, 200, bb_config_to_json(&d->p));
+}
+
+/* ---- clinics ---- */
+
+static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r)
+{
+    char why[200] = "";
+    json_t *o = NULL;
+    if (r->submitted) {
+        if (r->job.err != BB_OK)
+            return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
+        json_t *out = json_pack("{s:I, s:s, s:s, s:I}", "id", (json_int_t)r->job.id, "name",
+                                r->job.name, "token", r->token, "created",
+                                (json_int_t)r->job.created);
+        char *s = out ? json_dumps(out, JSON_FLAGS) : NULL;
+        json_decref(out);
+        if (!s)
+            return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
+        enum MHD_Result ret = bb_http_reply(r, 201, "application/json", s, strlen(s));
+        sodium_memzero(s, strlen(s));
+        free(s);
+        return ret;
+    }
+    int err = parse_object(r, &o, why, sizeof(why));
+    if (err != BB_OK)
+        return bb_http_problem(r, err, why, NULL);
+    json_t *jn = json_object_get(o, "name");
+    const char *name = json_string_value(jn);
+    size_t n = name ? strlen(name) : 0;
+    int ok = name && n >= 1 && n <= BB_CLINIC_NAME_MAX && n == json_string_length(jn);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (unsigned char)name[i] >= 0x20 && name[i] != 0x7f;
+    if (!ok) {
+        json_decref(o);
+        return bb_http_problem(r, BB_EINVAL,
+                               "name must be a string of 1 to 128 characters, no control "
+                               "characters",
+                               "/name");
+    }
+    snprintf(r->job.name, sizeof(r->job.name), "%s", name);
+    json_decref(o);
+    bb_auth_new_token(r->token);
+    bb_auth_hash(d->auth, r->token, strlen(r->token), r->job.token_hash);
+    submit(d, r, BB_JOB_CLINIC_ADD);
+    return MHD_YES;
+}
+
+static int clinic_row(void *ctx, int64_t id, const char *name, const unsigned char *hash,
+                      int64_t created, int64_t revoked)
+{
+    json_t *a = ctx;
+    (void)hash;
+    json_t *c = json_pack("{s:I, s:s, s:I, s:o}", "id", (json_int_t)id, "name", name, "created",
+                          (json_int_t)created, "revoked",
+                          revoked ? json_integer(revoked) : json_null());
+    return c && json_array_append_new(a, c) == 0 ? 0 : BB_ENOMEM;
+}
+
+static enum MHD_Result clinics_get(struct bbd *d, struct bb_req *r)
+{
+    json_t *a = json_array();
+    if (!a)
+        return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
+    struct bb_db *db = bb_db_pool_get(d->pool);
+    int rc = bb_db_clinics_each(db, clinic_row, a);
+    bb_db_pool_put(d->pool, db);
+    if (rc != BB_OK) {
+        json_decref(a);
+        return bb_http_problem(r, rc, NULL, NULL);
+    }
+    return reply_json(r, 200, json_pack("{s:o}", "clinics", a));
+}
+
+static enum MHD_Result clinics_delete(struct bbd *d, struct bb_req *r)
+{
+    if (r->submitted) {
+        if (r->job.err != BB_OK)
+            return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
+        return bb_http_reply(r, 204, NULL, "", 0);
+    }
+    int64_t id = parse_id(r->param);
+    if (id <= 0)
+        return bb_http_problem(r, BB_ENOTFOUND, "no clinic with this id", NULL);
+    r->job.clinic = id;
+    submit(d, r, BB_JOB_CLINIC_REVOKE);
+    return MHD_YES;
+}
+
+/* ---- operator ---- */
+
+static enum MHD_Result livez_get(struct bbd *d, struct bb_req *r)
+{
+    (void)d;
+    static const char ok[] = "{\"status\":\"ok\"}";
+    return bb_http_reply(r, 200, "application/json", ok, sizeof(ok) - 1);
+}
+
+static int ready(struct bbd *d)
+{
+    if (atomic_load(&d->fatal))
+        return 0;
+    struct bb_db *db = bb_db_pool_get(d->pool);
+    int rc = bb_db_ping(db);
+    bb_db_pool_put(d->pool, db);
+    return rc == BB_OK;
+}
+
+static enum MHD_Result readyz_get(struct bbd *d, struct bb_req *r)
+{
+    if (!ready(d))
+        return bb_http_problem(r, BBD_EUNAVAIL, "the database is not answering", NULL);
+    static const char ok[] = "{\"status\":\"ready\"}";
+    return bb_http_reply(r, 200, "application/json", ok, sizeof(ok) - 1);
+}
+
+static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
+{
+    const char *names[BB_METRICS_ROUTES], *methods[BB_METRICS_ROUTES];
+    struct bbd_stats s;
+    stats_get(d, &s);
+    bb_routes_labels(names, methods);
+    struct bb_metrics_gauges g = {
+        .episodes = s.episodes,
+        .max_episodes = d->p.K_max,
+        .updates = s.updates,
+        .max_updates = d->p.max_updates,
+        .version = s.version,
+        .rho = d->p.rho,
+        .rho_gram_spent = bb_params_rho_gram_spent(&d->p, s.episodes),
+        .rho_y_spent = bb_params_rho_y_spent(&d->p, s.updates),
+        .ready = ready(d),
+    };
+    size_t len = 0;
+    char *text = bb_metrics_render(names, methods, bb_nroutes, &g, &len);
+    if (!text)
+        return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
+    enum MHD_Result ret = bb_http_reply(r, 200, "text/plain; version=0.0.4", text, len);
+    free(text);
+    return ret;
+}

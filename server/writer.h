@@ -1,0 +1,67 @@
+/*
+ * writer.h — the single writer: every change to the engine and the database.
+ *
+ * HTTP threads hand jobs to the writer and are told when each is done. The
+ * writer takes every queued job at once (group commit), applies them in
+ * order inside one transaction — k is the commit order — commits, and only
+ * then completes them, so a 2xx always means committed. It also schedules
+ * the LSVI updates: begin and finish on the writer, run on a worker thread
+ * while ingest continues.
+ */
+#ifndef BB_WRITER_H
+#define BB_WRITER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "auth.h"
+#include "billboard/codec.h"
+#include "daemon.h"
+#include "db.h"
+
+#define BB_IDEM_KEY_MAX 128
+#define BB_CLINIC_NAME_MAX 128
+
+enum bb_job_kind { BB_JOB_EPISODE, BB_JOB_CLINIC_ADD, BB_JOB_CLINIC_REVOKE };
+
+struct bb_job {
+    enum bb_job_kind kind;
+    /* --- input, set by the submitter --- */
+    int64_t clinic;                        /* episode: the submitter; revoke: the target */
+    char key[BB_IDEM_KEY_MAX + 1];         /* episode: Idempotency-Key */
+    unsigned char body_hash[BB_DB_HASH];   /* episode: BLAKE2b of the raw body */
+    struct bb_episode_buf ep;              /* episode: owned by the job's owner */
+    char name[BB_CLINIC_NAME_MAX + 1];     /* clinic add */
+    unsigned char token_hash[BB_AUTH_HASH];/* clinic add */
+    /* --- output, set by the writer before done() --- */
+    int err;                               /* BB_OK or the error (problem.h) */
+    unsigned status;                       /* on BB_OK: 201 or 204 */
+    char *resp;                            /* on BB_OK: JSON body, malloc'd, owner frees */
+    size_t resp_len;
+    int replayed;                          /* the answer of an earlier request */
+    int64_t id, created;                   /* clinic add: the new clinic */
+    char field[96], detail[160];           /* on error: JSON pointer, reason */
+    /* --- completion --- */
+    void (*done)(struct bb_job *j);        /* called on the writer thread */
+    void *ctx;                             /* for done() */
+    atomic_int finished;
+    struct bb_job *next;
+};
+
+/* Starts the writer thread over d (borrowed for its lifetime). An update
+ * due at start-up (recovery) is begun at once. */
+int bb_writer_start(struct bbd *d, struct bb_writer **out) BB_WARN_UNUSED;
+
+/* Queues j (borrowed until done() is called; done() may run before submit
+ * returns when the writer is stopping). */
+void bb_writer_submit(struct bb_writer *w, struct bb_job *j);
+
+/* Graceful stop: applies and completes every queued job, waits for a
+ * running update and publishes it, then ends the thread. Jobs submitted
+ * afterwards complete at once with BBD_EUNAVAIL. */
+void bb_writer_stop(struct bb_writer *w);
+/* Frees a stopped writer; NULL is a no-op. */
+void bb_writer_free(struct bb_writer *w);
+
+#endif
