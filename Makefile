@@ -38,9 +38,17 @@ include server/server.mk
 -include bench/bench.mk
 include tests/tests.mk
 
+# Quiet by default; `make V=1` shows the full command lines.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 tidy:
 	clang-tidy $(wildcard proto/*.c server/*.c client/*.c) -- $(CFLAGS)
