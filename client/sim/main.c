@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cblas.h>
+
 #include "config.h"
 #include "sim/env.h"
 #include "sim/report.h"
@@ -230,6 +232,11 @@ int main(int argc, char **argv)
     int nruns = 0, status = 2;
     FILE *csv = NULL, *summary = NULL;
 
+    /* One run is one thread; OpenBLAS's own threads only spin on matrices
+     * of d <= 32 (measured: 1121 vs 661 episodes/s at d=32, H=10, A=8 on
+     * 2 cores). OPENBLAS_NUM_THREADS, if set, still wins. */
+    if (!getenv("OPENBLAS_NUM_THREADS"))
+        openblas_set_num_threads(1);
     int rc = parse_args(argc, argv, &o);
     if (rc == 1)
         return 0;

@@ -37,6 +37,14 @@ void bb_sim_report_csv(FILE *f, const struct bb_sim_run *r, long every)
     }
 }
 
+double bb_sim_report_switch_bound(const struct bb_params *p, long K)
+{
+    /* log det Lambda_h grows from d ln(lambda) to at most d ln(lambda + K/d)
+     * (trace bound, ||phi|| <= 1); each update needs one step's det to
+     * double, so there are at most H d log2(1 + K/(lambda d)) of them. */
+    return (double)p->H * p->d * log2(1.0 + (double)K / (p->ridge * p->d));
+}
+
 /* Cumulative regret after the first k episodes (k <= K). */
 static double cum_at(const struct bb_sim_run *r, long k)
 {
@@ -85,10 +93,10 @@ void bb_sim_report_table(FILE *f, const struct bb_sim_report_item *items, int n,
     fprintf(f, "| run | ε | β |");
     for (int c = 0; c < ncheck; c++)
         fprintf(f, " regret K=%ld |", checkpoints[c]);
-    fprintf(f, " switches | N_max | slope | V* | episodes/s |\n|---|---|---|");
+    fprintf(f, " switches | dH log2(1+K/(λd)) | N_max | slope | V* | episodes/s |\n|---|---|---|");
     for (int c = 0; c < ncheck; c++)
         fprintf(f, "---|");
-    fprintf(f, "---|---|---|---|---|\n");
+    fprintf(f, "---|---|---|---|---|---|\n");
     for (int i = 0; i < n; i++) {
         const struct bb_sim_run *r = items[i].run;
         char eps[32];
@@ -102,9 +110,10 @@ void bb_sim_report_table(FILE *f, const struct bb_sim_report_item *items, int n,
         }
         double slope = bb_sim_report_slope(r, r->episodes / 100 > 10 ? r->episodes / 100 : 10);
         if (r->algo == BB_SIM_RANDOM)
-            fprintf(f, " 0 | — |");
+            fprintf(f, " 0 | — | — |");
         else
-            fprintf(f, " %ld | %ld |", r->switches[r->episodes - 1], r->params.max_updates);
+            fprintf(f, " %ld | %.0f | %ld |", r->switches[r->episodes - 1],
+                    bb_sim_report_switch_bound(&r->params, r->episodes), r->params.max_updates);
         if (isnan(slope))
             fprintf(f, " — |");
         else

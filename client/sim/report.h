@@ -24,9 +24,14 @@ void bb_sim_report_csv(FILE *f, const struct bb_sim_run *r, long every);
  * log-spaced k in [from, K]; NAN if the regret is 0 somewhere there. */
 double bb_sim_report_slope(const struct bb_sim_run *r, long from);
 
+/* The determinant-doubling bound on the number of updates after K episodes
+ * with ridge lambda = p->ridge and C = 2: H d log2(1 + K / (lambda d)).
+ * For private runs it is indicative (Lambda~ also holds tree noise). */
+double bb_sim_report_switch_bound(const struct bb_params *p, long K);
+
 /* Markdown table: one row per run with the cumulative regret at each of
  * the checkpoints (n of them, episode counts; "—" past the run), switches,
- * updates, N_max, the slope and the speed. */
+ * the switch bound, N_max, the slope, V* and the speed. */
 void bb_sim_report_table(FILE *f, const struct bb_sim_report_item *items, int n,
                          const long *checkpoints, int ncheck);
 
