@@ -173,6 +173,14 @@ static void say(struct bb_client *c, const char *title, const char *detail)
     snprintf(c->detail, sizeof(c->detail), "%s", detail);
 }
 
+/* Starts a local call: the last answer no longer describes it. */
+static void forget_answer(struct bb_client *c)
+{
+    c->status = 0;
+    c->attempts = 0;
+    c->title[0] = c->detail[0] = '\0';
+}
+
 static long now_ms(void)
 {
     struct timespec ts;
@@ -405,6 +413,7 @@ int bb_client_recommend_local(struct bb_client *c, int h, const double *features
 {
     double *scratch = NULL;
     int rc = BB_EINVAL;
+    forget_answer(c);
     if (!c->have_bb) {
         say(c, "no billboard", "fetch the billboard first");
         goto out;
@@ -537,8 +546,7 @@ int bb_client_submit(struct bb_client *c, const struct bb_episode_buf *e, const 
     size_t len = 0;
     int rc = BB_EINVAL;
 
-    c->status = 0;
-    c->title[0] = c->detail[0] = '\0';
+    forget_answer(c);
     if (!key) {
         bb_client_new_key(fresh);
         key = fresh;
@@ -584,6 +592,7 @@ out:
 
 static int need_store(struct bb_client *c)
 {
+    forget_answer(c);
     if (c->st)
         return BB_OK;
     say(c, "no state file", "this call needs a local state file");
@@ -691,6 +700,8 @@ int bb_client_enqueue(struct bb_client *c, const struct bb_episode_buf *e, const
     rc = check_episode(c, e);
     if (rc == BB_OK)
         rc = statestore_enqueue(c->st, e, key, id);
+    if (rc == BB_ECONFLICT)
+        say(c, "key in use", "this idempotency key already belongs to an episode in the state file");
 out:
     return rc;
 }
@@ -838,7 +849,7 @@ int bb_client_clinic_revoke(struct bb_client *c, const char *id)
     struct transport_resp r;
     char path[160];
     int rc = BB_EINVAL;
-    c->status = 0;
+    forget_answer(c);
     for (const char *p = id; *p; p++)
         if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
               *p == '-' || *p == '_'))

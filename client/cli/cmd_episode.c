@@ -376,15 +376,19 @@ int cmd_submit(struct cli *cli, int argc, char **argv)
         }
         err = bb_episode_from_json(buf, len, H, A, d, &e, field, sizeof(field), why,
                                    sizeof(why));
-        if (err == BB_OK)
-            err = bb_client_enqueue(c, &e, key, NULL);
-        bb_episode_buf_release(&e);
         free(buf);
         buf = NULL;
         if (err != BB_OK) {
-            if (field[0] || why[0])
-                fprintf(stderr, "billboard: %s: %s%s%s\n", pos[i], field, field[0] ? ": " : "",
-                        why);
+            /* Checked here like the daemon would: reject, never clip. */
+            fprintf(stderr, "billboard: %s: not a valid episode for H=%d A=%d d=%d: %s%s%s\n",
+                    pos[i], H, A, d, field, field[0] ? ": " : "", why);
+            bb_episode_buf_release(&e);
+            rc = EXIT_LOCAL;
+            goto out;
+        }
+        err = bb_client_enqueue(c, &e, key, NULL);
+        bb_episode_buf_release(&e);
+        if (err != BB_OK) {
             rc = cli_fail(c, err, pos[i]);
             goto out;
         }

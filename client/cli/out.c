@@ -496,11 +496,17 @@ void cli_print_rows(const struct cli *cli, json_t *rows)
         }
     }
     for (int c = 0; c < nc; c++)
-        printf("%-*s%s", w[c], cols[c], c + 1 < nc ? "  " : "\n");
+        if (c + 1 < nc)
+            printf("%-*s  ", w[c], cols[c]);
+        else
+            printf("%s\n", cols[c]);
     json_array_foreach(rows, i, row) {
         for (int c = 0; c < nc; c++) {
             scalar(json_object_get(row, cols[c]), val, sizeof(val));
-            printf("%-*s%s", w[c], val, c + 1 < nc ? "  " : "\n");
+            if (c + 1 < nc)
+                printf("%-*s  ", w[c], val);
+            else
+                printf("%s\n", val);
         }
     }
 }
