@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# billboardd start-up: --help, the stored configuration (first start stores
+# it, later starts read it and refuse contradicting flags), refusal of the
+# paper calibration and the "every" rule for private runs, WAL and
+# synchronous=FULL on disk, --port 0 with --port-file.
+. "$(dirname "$0")/lib.sh"
+
+"$BB" --help >"$TMP/help"
+for flag in --db --listen --port --port-file --admin-token-file --max-body --horizon --rho; do
+    grep -q -- "$flag" "$TMP/help" || fail "--help does not document $flag"
+done
+
+# Without a database nothing starts.
+if "$BB" "${CONF[@]}" 2>/dev/null; then fail "started without --db"; fi
+# Private runs refuse the paper calibration and the every-episode rule.
+if "$BB" --db "$TMP/x.db" --port 0 "${CONF[@]}" --calibration paper 2>"$TMP/err"; then
+    fail "paper calibration accepted for a private run"
+fi
+grep -q "calibration" "$TMP/err" || fail "no clear message: $(cat "$TMP/err")"
+if "$BB" --db "$TMP/y.db" --port 0 "${CONF[@]}" --update-rule every 2>"$TMP/err"; then
+    fail "--update-rule every accepted for a private run"
+fi
+grep -Eq "every|rare" "$TMP/err" || fail "no clear message: $(cat "$TMP/err")"
+
+# First start stores the configuration.
+start_daemon "${CONF[@]}"
+req GET /v1/config
+expect_status 200
+[ "$(jget "$TMP/body" 'd["H"], d["d"], d["A"], d["K_max"]')" = "(3, 4, 2, 64)" ] ||
+    fail "config: $(cat "$TMP/body")"
+[ "$(sql 'PRAGMA journal_mode')" = wal ] || fail "database not in WAL mode"
+[ "$(sql "SELECT count(*) FROM billboards WHERE version = 0")" = 1 ] || fail "billboard 0 not stored"
+stop_daemon
+
+# A later start needs no configuration flags, accepts the same ones, and
+# refuses a different one with a message naming it.
+start_daemon
+req GET /v1/config
+[ "$(jget "$TMP/body" 'd["H"]')" = 3 ] || fail "stored configuration not used"
+stop_daemon
+start_daemon "${CONF[@]}"
+stop_daemon
+for bad in "--horizon 4" "--dim 5" "--max-episodes 65" "--rho 1" "--beta 2"; do
+    # shellcheck disable=SC2086
+    if "$BB" --db "$DB" --port 0 $bad 2>"$TMP/err"; then fail "$bad accepted"; fi
+    grep -q -- "${bad% *}" "$TMP/err" || fail "message does not name ${bad% *}: $(cat "$TMP/err")"
+    grep -q "contradicts" "$TMP/err" || fail "unclear message: $(cat "$TMP/err")"
+done
+# The non-private baseline may use both.
+"$BB" --db "$TMP/np.db" --port 0 --port-file "$TMP/np.port" --horizon 2 --dim 2 --actions 2 \
+    --max-episodes 8 --rho inf --update-rule every --calibration paper 2>>"$TMP/daemon.log" &
+pid=$!
+for _ in $(seq 1 100); do [ -s "$TMP/np.port" ] && break; sleep 0.05; done
+[ -s "$TMP/np.port" ] || fail "non-private baseline did not start"
+kill -TERM "$pid"
+wait "$pid" || fail "non-private daemon exited non-zero"
+echo ok

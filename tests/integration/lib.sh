@@ -1,0 +1,140 @@
+# tests/integration/lib.sh — shared helpers for the billboardd curl tests.
+#
+# Source it first; it sets -euo pipefail, makes a private temp dir ($TMP)
+# and a kill-on-exit trap. Needs only bash, curl, python3 and sqlite3.
+#
+#   start_daemon [flags]   start $O/billboardd on 127.0.0.1, port 0, on $DB
+#   stop_daemon            SIGTERM, wait, require exit status 0
+#   kill_daemon            SIGKILL, wait
+#   req METHOD PATH [curl args]   sets $STATUS; body in $TMP/body, headers in $TMP/headers
+#   jget FILE EXPR         python3 expression over the JSON in FILE (as d)
+#   episode SEED [VERSION] [H A d]  prints an episode body with ||phi|| = 0.9
+#   enrol NAME             prints a new clinic token
+#   expect_status N / expect_problem N   assertions on the last req
+set -euo pipefail
+O=${O:-build}
+BB="$O/billboardd"
+[ -x "$BB" ] || { echo "no $BB (run make first)" >&2; exit 1; }
+TMP=$(mktemp -d)
+DB="$TMP/bb.db"
+ADMIN="admin-token-for-the-tests-$(date +%s%N)"
+printf '%s\n' "$ADMIN" >"$TMP/admin"
+DAEMON_PID=
+# Small sizes with a large rho: updates come after a handful of episodes.
+CONF=(--horizon 3 --dim 4 --actions 2 --max-episodes 64 --rho 100000)
+H=3; A=2; D=4
+
+cleanup() {
+    if [ -n "$DAEMON_PID" ]; then
+        kill -9 "$DAEMON_PID" 2>/dev/null || true
+        wait "$DAEMON_PID" 2>/dev/null || true
+    fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "FAIL: $*" >&2
+    if [ -f "$TMP/daemon.log" ]; then
+        echo "--- daemon log:" >&2
+        tail -n 20 "$TMP/daemon.log" >&2
+    fi
+    exit 1
+}
+
+start_daemon() {
+    rm -f "$TMP/port"
+    "$BB" --db "$DB" --listen 127.0.0.1 --port 0 --port-file "$TMP/port" \
+        --admin-token-file "$TMP/admin" "$@" 2>>"$TMP/daemon.log" &
+    DAEMON_PID=$!
+    for _ in $(seq 1 200); do
+        [ -s "$TMP/port" ] && break
+        kill -0 "$DAEMON_PID" 2>/dev/null || { DAEMON_PID=; fail "billboardd exited at start"; }
+        sleep 0.05
+    done
+    [ -s "$TMP/port" ] || fail "billboardd did not write its port"
+    PORT=$(cat "$TMP/port")
+    URL="http://127.0.0.1:$PORT"
+}
+
+stop_daemon() {
+    kill -TERM "$DAEMON_PID"
+    local rc=0
+    wait "$DAEMON_PID" || rc=$?
+    DAEMON_PID=
+    [ "$rc" -eq 0 ] || fail "billboardd exited $rc on SIGTERM"
+}
+
+kill_daemon() {
+    kill -9 "$DAEMON_PID" 2>/dev/null || true
+    wait "$DAEMON_PID" 2>/dev/null || true
+    DAEMON_PID=
+}
+
+req() {
+    local method=$1 path=$2
+    shift 2
+    : >"$TMP/body"
+    STATUS=$(curl -s -o "$TMP/body" -D "$TMP/headers" -w '%{http_code}' -X "$method" \
+        "$URL$path" "$@") || STATUS=000
+}
+
+jget() {
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=eval(sys.argv[2]); print(json.dumps(v) if isinstance(v,(dict,list,bool)) or v is None else v)' "$1" "$2"
+}
+
+header() { # NAME: value of a response header of the last req
+    tr -d '\r' <"$TMP/headers" | awk -v n="$(echo "$1" | tr 'A-Z' 'a-z')" -F': ' \
+        'tolower($1) == n { sub(/^[^:]*: /, ""); print; exit }'
+}
+
+expect_status() {
+    [ "$STATUS" = "$1" ] || fail "expected status $1, got $STATUS: $(head -c 400 "$TMP/body")"
+}
+
+expect_problem() {
+    expect_status "$1"
+    local ct
+    ct=$(header Content-Type)
+    [ "$ct" = "application/problem+json" ] || fail "status $1 with Content-Type '$ct'"
+    python3 - "$TMP/body" "$1" <<'PY' || fail "bad problem body: $(cat "$TMP/body")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == int(sys.argv[2]), d
+assert isinstance(d["type"], str) and d["type"], d
+assert isinstance(d["title"], str) and d["title"], d
+PY
+}
+
+episode() { # SEED [VERSION] [H A d]
+    python3 - "$@" "$H" "$A" "$D" <<'PY'
+import json, random, sys
+seed = int(sys.argv[1])
+version = int(sys.argv[2]) if len(sys.argv) > 5 else 0
+Hh, Aa, dd = (int(x) for x in sys.argv[-3:])
+r = random.Random(seed)
+steps = []
+for h in range(Hh):
+    feats = []
+    for a in range(Aa):
+        v = [r.gauss(0, 1) for _ in range(dd)]
+        n = sum(x * x for x in v) ** 0.5
+        feats.append([x / n * 0.9 for x in v])
+    steps.append({"features": feats, "action": r.randrange(Aa), "reward": r.random()})
+print(json.dumps({"billboard_version": version, "steps": steps}))
+PY
+}
+
+enrol() {
+    req POST /v1/clinics -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' \
+        -d "{\"name\": \"$1\"}"
+    expect_status 201
+    jget "$TMP/body" 'd["token"]'
+}
+
+post_episode() { # TOKEN KEY FILE
+    req POST /v1/episodes -H "Authorization: Bearer $1" -H "Idempotency-Key: $2" \
+        -H 'Content-Type: application/json' --data-binary "@$3"
+}
+
+sql() { sqlite3 "$DB" "$@"; }
