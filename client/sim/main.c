@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "sim/env.h"
+#include "sim/http.h"
 #include "sim/report.h"
 #include "sim/run.h"
 
@@ -45,6 +46,11 @@ static void usage(FILE *f)
             "  --beta-sweep LIST    one run per beta, e.g. 0.1,0.3,1,3,10\n"
             "  (also --delta --gram-share --failure-prob --update-ratio --max-updates\n"
             "   --max-episodes, as for billboardd)\n\n"
+            "Over HTTP (instead of in-process):\n"
+            "  --server URL         play against a running billboardd through libbillboard;\n"
+            "                       its /v1/config fixes H, d, A, beta and the privacy budget\n"
+            "  --token-file FILE    clinic tokens, one per line; clinic i uses line i mod n\n"
+            "                       (default: BILLBOARD_TOKEN for every clinic)\n\n"
             "Output:\n"
             "  --csv FILE           CSV rows (default: none; '-' for stdout)\n"
             "  --every M            a CSV row every M episodes (default K/1000)\n"
@@ -96,7 +102,7 @@ static void progress(void *arg, long done, long total)
 }
 
 struct opts {
-    const char *env, *csv, *summary, *plot;
+    const char *env, *csv, *summary, *plot, *server, *token_file;
     long S, A, d, H, env_seed, K, clinics, seed, every;
     double alpha;
     double eps[MAX_LIST], betas[MAX_LIST];
@@ -151,6 +157,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
         else if (strcmp(a, "--csv") == 0) o->csv = v;
         else if (strcmp(a, "--summary") == 0) o->summary = v;
         else if (strcmp(a, "--plot") == 0) o->plot = v;
+        else if (strcmp(a, "--server") == 0) o->server = v;
+        else if (strcmp(a, "--token-file") == 0) o->token_file = v;
         else if (strcmp(a, "--states") == 0) rc = parse_long(v, 1, &o->S);
         else if (strcmp(a, "--actions") == 0) rc = parse_long(v, 1, &o->A);
         else if (strcmp(a, "--dim") == 0) rc = parse_long(v, 1, &o->d);
@@ -221,6 +229,80 @@ static int make_env(const struct opts *o, struct bb_sim_env **env)
     return rc;
 }
 
+/* Reads up to max tokens, one per line (blank lines skipped), into
+ * tokens (caller frees each). Returns the count, or -1 on error. */
+static int read_tokens(const char *path, char **tokens, int max)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int n = 0;
+    if (!f) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    while (n < max && fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0])
+            continue;
+        if (!(tokens[n] = strdup(line)))
+            break;
+        n++;
+    }
+    fclose(f);
+    if (n == 0)
+        fprintf(stderr, "billboard-sim: %s: no token\n", path);
+    return n > 0 ? n : -1;
+}
+
+/* One run over HTTP: N clinic threads against --server. */
+static int run_http(const struct opts *o, const struct bb_sim_env *env, struct bb_sim_run *r,
+                    char *label, size_t labellen)
+{
+    char *file_tokens[256] = {0};
+    char **tokens = NULL;
+    char why[512] = "";
+    int status = 1, nt = 0;
+    const int N = (int)o->clinics;
+    if (o->token_file) {
+        if ((nt = read_tokens(o->token_file, file_tokens, 256)) < 0)
+            goto out;
+    } else if (getenv("BILLBOARD_TOKEN")) {
+        file_tokens[0] = strdup(getenv("BILLBOARD_TOKEN"));
+        nt = file_tokens[0] ? 1 : 0;
+    }
+    if (nt == 0) {
+        fprintf(stderr, "billboard-sim: --server needs --token-file or BILLBOARD_TOKEN\n");
+        goto out;
+    }
+    if (!(tokens = calloc((size_t)N, sizeof(*tokens))))
+        goto out;
+    for (int i = 0; i < N; i++)
+        tokens[i] = file_tokens[i % nt];
+    r->env = env;
+    r->episodes = o->K;
+    r->clinics = N;
+    r->seed = (uint64_t)o->seed;
+    if (!o->quiet) {
+        r->progress = progress;
+        r->progress_arg = (void *)"http";
+    }
+    int rc = bb_sim_run_http(r, o->server, tokens, why, sizeof(why));
+    if (rc != BB_OK) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", o->server, why);
+        goto out;
+    }
+    if (r->params.is_private)
+        snprintf(label, labellen, "http %s eps=%g", bb_sim_algo_name(r->algo), r->params.epsilon);
+    else
+        snprintf(label, labellen, "http %s", bb_sim_algo_name(r->algo));
+    status = 0;
+out:
+    for (int i = 0; i < nt; i++)
+        free(file_tokens[i]);
+    free(tokens);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     struct opts o;
@@ -248,9 +330,16 @@ int main(int argc, char **argv)
     runs = calloc(MAX_RUNS, sizeof(*runs));
     if (!runs)
         goto out;
+    if (o.server) {
+        if (run_http(&o, env, &runs[0], labels[0], sizeof(labels[0])) != 0)
+            goto out;
+        items[0].run = &runs[0];
+        items[0].label = labels[0];
+        nruns = 1;
+    }
     /* The plan: per beta, each algorithm; private and paper once per epsilon;
      * random once (it has no beta). */
-    for (int b = 0; b < o.nbetas; b++)
+    for (int b = 0; b < o.nbetas && !o.server; b++)
         for (int al = 0; al < BB_SIM_NALGO; al++) {
             if (!o.algo_on[al] || (al == BB_SIM_RANDOM && b > 0))
                 continue;
@@ -299,7 +388,7 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < nruns; i++) {
         struct bb_sim_run *r = &runs[i];
-        rc = bb_sim_run_inprocess(r, why, sizeof(why));
+        rc = o.server ? BB_OK : bb_sim_run_inprocess(r, why, sizeof(why));
         if (rc != BB_OK) {
             fprintf(stderr, "billboard-sim: %s: %s\n", items[i].label, why);
             goto out;
@@ -312,6 +401,10 @@ int main(int argc, char **argv)
                 "%.0f episodes/s (%.2f s)\n",
                 items[i].label, r->episodes, cum, r->switches[r->episodes - 1], r->updates,
                 r->seconds > 0 ? (double)r->episodes / r->seconds : 0.0, r->seconds);
+        if (o.server)
+            fprintf(stderr, "%s: the daemon reports %ld updates (GET /v1/privacy); "
+                    "the clinics used %ld new versions\n",
+                    items[i].label, r->updates, r->switches[r->episodes - 1]);
         if (r->notpd)
             fprintf(stderr, "%s: %ld updates refused (noisy Gram matrix not PD)\n",
                     items[i].label, r->notpd);

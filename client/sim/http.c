@@ -1,0 +1,262 @@
+/*
+ * http.c — simulated clinics against billboardd over HTTP (http.h).
+ */
+#include "sim/http.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "billboard/client.h"
+#include "sim/eval.h"
+#include "sim/policy.h"
+
+struct shared {
+    struct bb_sim_run *r;
+    const char *url;
+    const double *vstar;
+    pthread_mutex_t mu;
+    long next;          /* next episode index to claim */
+    long done;
+    uint64_t *version;  /* per episode: billboard version used */
+    int failed;         /* first error stops every clinic */
+    int rc;
+    char why[512];
+};
+
+struct clinic {
+    struct shared *sh;
+    const char *token;
+    int index;
+};
+
+static void set_error(struct shared *sh, int rc, const char *fmt, const char *a, const char *b)
+{
+    pthread_mutex_lock(&sh->mu);
+    if (!sh->failed) {
+        sh->failed = 1;
+        sh->rc = rc;
+        snprintf(sh->why, sizeof(sh->why), fmt, a, b);
+    }
+    pthread_mutex_unlock(&sh->mu);
+}
+
+static void *clinic_main(void *arg)
+{
+    struct clinic *cl = arg;
+    struct shared *sh = cl->sh;
+    struct bb_sim_run *r = sh->r;
+    const struct bb_sim_env *env = r->env;
+    const int S = env->S, H = env->H, A = env->A, d = env->d;
+    struct bb_client *c = NULL;
+    struct bb_episode_buf ep = {0};
+    struct bb_rng rng;
+    int *pi = malloc(sizeof(int) * (size_t)H * S);
+    double *vpi = malloc(sizeof(double) * (size_t)(H + 1) * S);
+    uint64_t cached = UINT64_MAX;
+    char msg[256];
+    int rc;
+
+    bb_rng_init_seeded(&rng, r->seed * 1000003ULL + (uint64_t)cl->index + 1);
+    if (!pi || !vpi) {
+        set_error(sh, BB_ENOMEM, "%s%s", "out of memory", "");
+        goto out;
+    }
+    if ((rc = bb_client_new(sh->url, cl->token, NULL, &c)) != BB_OK) {
+        set_error(sh, rc, "cannot create a client for %s: %s", sh->url, bb_strerror(rc));
+        goto out;
+    }
+    if ((rc = bb_episode_buf_init(&ep, H, A, d)) != BB_OK) {
+        set_error(sh, rc, "%s%s", "out of memory", "");
+        goto out;
+    }
+    for (;;) {
+        pthread_mutex_lock(&sh->mu);
+        long k = sh->failed || sh->next >= r->episodes ? -1 : sh->next++;
+        pthread_mutex_unlock(&sh->mu);
+        if (k < 0)
+            break;
+        if ((rc = bb_client_fetch_billboard(c, NULL)) != BB_OK) {
+            snprintf(msg, sizeof(msg), "%s (HTTP %d) %s", bb_strerror(rc),
+                     bb_client_last_status(c), bb_client_last_detail(c));
+            set_error(sh, rc, "GET /v1/billboard: %s%s", msg, "");
+            break;
+        }
+        const struct bb_billboard *b = bb_client_billboard(c);
+        if (b->version != cached) {
+            if ((rc = bb_sim_policy_table(env, b, pi)) != BB_OK) {
+                set_error(sh, rc, "policy of the billboard: %s%s", bb_strerror(rc), "");
+                break;
+            }
+            bb_sim_eval_policy(env, pi, vpi);
+            cached = b->version;
+        }
+        /* Play the episode with the table (Alg. 1 lines 15–19). */
+        int x1 = bb_sim_env_reset(env, &rng), s = x1;
+        const size_t ad = (size_t)A * d;
+        for (int h = 0; h < H; h++) {
+            int a = pi[(size_t)h * S + s];
+            memcpy(ep.features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
+            ep.action[h] = a;
+            ep.reward[h] = env->reward[((size_t)h * S + s) * A + a];
+            s = bb_sim_env_step(env, h, s, a, &rng);
+        }
+        ep.billboard_version = cached;
+        r->regret[k] = sh->vstar[x1] - vpi[x1];
+        sh->version[k] = cached;
+        if ((rc = bb_client_submit(c, &ep, NULL, NULL)) != BB_OK) {
+            snprintf(msg, sizeof(msg), "%s (HTTP %d) %s: %s", bb_strerror(rc),
+                     bb_client_last_status(c), bb_client_last_title(c),
+                     bb_client_last_detail(c));
+            set_error(sh, rc, "POST /v1/episodes: %s%s", msg, "");
+            break;
+        }
+        pthread_mutex_lock(&sh->mu);
+        long done = ++sh->done;
+        long step = r->episodes / 100 > 0 ? r->episodes / 100 : 1;
+        if (r->progress && (done % step == 0 || done == r->episodes))
+            r->progress(r->progress_arg, done, r->episodes);
+        pthread_mutex_unlock(&sh->mu);
+    }
+out:
+    bb_episode_buf_release(&ep);
+    bb_client_free(c);
+    bb_rng_release(&rng);
+    free(pi);
+    free(vpi);
+    return NULL;
+}
+
+/* r->params from GET /v1/config; BB_EINVAL if the sizes differ from env's. */
+static int read_config(struct bb_sim_run *r, const char *url, char *why, size_t whylen)
+{
+    struct bb_client *c = NULL;
+    json_t *cfg = NULL;
+    int rc = bb_client_new(url, NULL, NULL, &c);
+    if (rc == BB_OK)
+        rc = bb_client_config(c, &cfg);
+    if (rc != BB_OK) {
+        snprintf(why, whylen, "GET %s/v1/config: %s %s", url, bb_strerror(rc),
+                 c ? bb_client_last_detail(c) : "");
+        goto out;
+    }
+    struct bb_params *p = &r->params;
+    bb_params_defaults(p);
+    p->H = (int)json_integer_value(json_object_get(cfg, "H"));
+    p->d = (int)json_integer_value(json_object_get(cfg, "d"));
+    p->A = (int)json_integer_value(json_object_get(cfg, "A"));
+    p->K_max = (long)json_integer_value(json_object_get(cfg, "K_max"));
+    p->is_private = json_is_true(json_object_get(cfg, "private"));
+    const json_t *eps = json_object_get(cfg, "epsilon");
+    p->epsilon = json_is_number(eps) ? json_number_value(eps) : INFINITY;
+    p->rho = p->is_private ? json_number_value(json_object_get(cfg, "rho")) : INFINITY;
+    p->beta = json_number_value(json_object_get(cfg, "beta"));
+    p->ridge = json_number_value(json_object_get(cfg, "ridge"));
+    p->max_updates = (long)json_integer_value(json_object_get(cfg, "max_updates"));
+    r->algo = p->is_private ? BB_SIM_PRIVATE : BB_SIM_LSVI_UCB_RARE;
+    if (p->H != r->env->H || p->d != r->env->d || p->A != r->env->A) {
+        snprintf(why, whylen,
+                 "the daemon has H=%d d=%d A=%d but the environment %s has H=%d d=%d A=%d",
+                 p->H, p->d, p->A, r->env->name, r->env->H, r->env->d, r->env->A);
+        rc = BB_EINVAL;
+    }
+out:
+    json_decref(cfg);
+    bb_client_free(c);
+    return rc;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int bb_sim_run_http(struct bb_sim_run *r, const char *url, char *const *tokens, char *why,
+                    size_t whylen)
+{
+    const struct bb_sim_env *env = r->env;
+    const int N = r->clinics < 1 ? 1 : r->clinics;
+    struct shared sh;
+    struct clinic *cl = NULL;
+    pthread_t *th = NULL;
+    double *vstar = NULL;
+    int started = 0, rc;
+
+    memset(&sh, 0, sizeof(sh));
+    pthread_mutex_init(&sh.mu, NULL);
+    if ((rc = read_config(r, url, why, whylen)) != BB_OK)
+        goto out;
+    rc = BB_ENOMEM;
+    r->regret = calloc((size_t)r->episodes, sizeof(double));
+    r->switches = calloc((size_t)r->episodes, sizeof(long));
+    sh.version = calloc((size_t)r->episodes, sizeof(uint64_t));
+    vstar = malloc(sizeof(double) * (size_t)(env->H + 1) * env->S);
+    cl = calloc((size_t)N, sizeof(*cl));
+    th = calloc((size_t)N, sizeof(*th));
+    if (!r->regret || !r->switches || !sh.version || !vstar || !cl || !th)
+        goto out;
+    bb_sim_eval_optimal(env, vstar, NULL);
+    r->v_star = bb_sim_eval_initial(env, vstar);
+    sh.r = r;
+    sh.url = url;
+    sh.vstar = vstar;
+    double t0 = now();
+    for (; started < N; started++) {
+        cl[started] = (struct clinic){&sh, tokens[started], started};
+        if (pthread_create(&th[started], NULL, clinic_main, &cl[started]) != 0) {
+            set_error(&sh, BB_ENOMEM, "%s%s", "cannot start a clinic thread", "");
+            break;
+        }
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    r->seconds = now() - t0;
+    if (sh.failed) {
+        rc = sh.rc;
+        snprintf(why, whylen, "%s", sh.why);
+        goto out;
+    }
+    /* Switches: distinct nonzero versions used so far (versions are at most
+     * N_max, so a table of flags suffices). */
+    size_t nv = (size_t)r->params.max_updates + 2;
+    unsigned char *seen = calloc(nv, 1);
+    if (!seen)
+        goto out;
+    long sw = 0;
+    for (long k = 0; k < r->episodes; k++) {
+        uint64_t v = sh.version[k];
+        if (v != 0 && v < nv && !seen[v]) {
+            seen[v] = 1;
+            sw++;
+        }
+        r->switches[k] = sw;
+    }
+    free(seen);
+    /* The daemon's own count of updates, to compare. */
+    struct bb_client *c = NULL;
+    json_t *priv = NULL;
+    rc = bb_client_new(url, NULL, NULL, &c);
+    if (rc == BB_OK)
+        rc = bb_client_privacy(c, &priv);
+    if (rc == BB_OK)
+        r->updates = (long)json_integer_value(json_object_get(priv, "updates"));
+    else
+        snprintf(why, whylen, "GET /v1/privacy: %s", bb_strerror(rc));
+    json_decref(priv);
+    bb_client_free(c);
+out:
+    if (rc != BB_OK)
+        bb_sim_run_release(r);
+    pthread_mutex_destroy(&sh.mu);
+    free(sh.version);
+    free(vstar);
+    free(cl);
+    free(th);
+    return rc;
+}
