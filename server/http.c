@@ -145,13 +145,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
-        if (!r->route->has_body || r->len + n > d->max_body) {
+        if (r->too_big || !r->route->has_body || r->len + n > d->max_body) {
+            /* libmicrohttpd cannot answer in the middle of an upload: drop
+             * the rest and answer 413 at the end, but close the connection
+             * outright if the client keeps streaming far past the cap. */
+            r->too_big = 1;
+            r->dropped += n;
             free(r->body);
             r->body = NULL;
-            return bb_http_problem(r, BBD_ETOOBIG, r->route->has_body
-                                                       ? "the body is over the size limit"
-                                                       : "this route takes no body",
-                                   NULL);
+            r->len = r->cap = 0;
+            return r->dropped > 4 * d->max_body ? MHD_NO : MHD_YES;
         }
         if (r->len + n + 1 > r->cap) {
             size_t cap = r->cap ? r->cap : 4096;
@@ -170,6 +173,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->body[r->len] = '\0';
         return MHD_YES;
     }
+    if (r->too_big)
+        return bb_http_problem(r, BBD_ETOOBIG,
+                               r->route->has_body ? "the body is over the size limit"
+                                                  : "this route takes no body",
+                               NULL);
     return r->route->handle(d, r);
 }
 

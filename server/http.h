@@ -31,6 +31,8 @@ struct bb_req {
     char param[64];              /* the {…} path segment, if any */
     char *body;                  /* owned, NUL-terminated */
     size_t len, cap;
+    size_t dropped;              /* bytes discarded past the cap */
+    int too_big;                 /* body over the cap: answer 413 at the end */
     int answered;                /* a response is queued */
     unsigned status;             /* the status answered, for metrics */
     int64_t clinic;              /* authenticated clinic */

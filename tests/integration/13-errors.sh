@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Every error class answers with its status and an application/problem+json
+# body, and changes nothing: same episodes, keys, node noise, billboard.
+. "$(dirname "$0")/lib.sh"
+start_daemon "${CONF[@]}" --max-body 8192
+tok=$(enrol "clinic")
+episode 1 >"$TMP/good"
+post_episode "$tok" first "$TMP/good"
+expect_status 201
+
+snapshot() {
+    {
+        sql "SELECT k, clinic_id, hex(features), hex(actions), hex(rewards) FROM episodes ORDER BY k"
+        sql "SELECT clinic_id, key, hex(body_hash), response FROM idempotency ORDER BY clinic_id, key"
+        sql "SELECT h, level, leaf, hex(noise) FROM tree_nodes ORDER BY h, level"
+        sql "SELECT version, etag, hex(body) FROM billboards ORDER BY version"
+        sql "SELECT id, name, coalesce(revoked, 0) FROM clinics ORDER BY id"
+        curl -s "$URL/v1/privacy"
+        curl -s -D - -o /dev/null "$URL/v1/billboard" | tr -d '\r' | grep -i '^etag'
+    } | sha256sum
+}
+before=$(snapshot)
+
+post() { # KEY BODY-STRING [extra curl args]
+    local key=$1 body=$2
+    shift 2
+    req POST /v1/episodes -H "Authorization: Bearer $tok" -H "Idempotency-Key: $key" \
+        -H 'Content-Type: application/json' --data-binary "$body" "$@"
+}
+mutate() { # PYTHON-STATEMENT on e (the good episode), prints the body
+    python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); exec(sys.argv[2]); print(json.dumps(e))' \
+        "$TMP/good" "$1"
+}
+expect_pointer() {
+    expect_problem 422
+    [ "$(jget "$TMP/body" 'd["pointer"]')" = "$1" ] || fail "pointer: $(cat "$TMP/body"), want $1"
+}
+
+# 400: not JSON, NaN, Infinity, duplicate keys, not an object, empty.
+post k400a '{"billboard_version": 0, "steps": ['
+expect_problem 400
+post k400b "$(sed 's/"reward": [0-9.e-]*/"reward": NaN/' "$TMP/good")"
+expect_problem 400
+post k400c "$(sed 's/"reward": [0-9.e-]*/"reward": Infinity/' "$TMP/good")"
+expect_problem 400
+post k400d "$(sed 's/^{/{"billboard_version": 0, /' "$TMP/good")"
+expect_problem 400
+post k400e '[1, 2, 3]'
+expect_problem 400
+post k400f ''
+expect_problem 400
+# 400: Idempotency-Key missing, too long, not visible ASCII.
+req POST /v1/episodes -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
+    --data-binary "@$TMP/good"
+expect_problem 400
+post "$(printf 'k%.0s' $(seq 1 129))" "$(cat "$TMP/good")"
+expect_problem 400
+
+# 401: no token, wrong token, admin token on a clinic route.
+req POST /v1/episodes -H "Idempotency-Key: k401" -H 'Content-Type: application/json' \
+    --data-binary "@$TMP/good"
+expect_problem 401
+[ "$(header WWW-Authenticate)" = Bearer ] || fail "401 without WWW-Authenticate"
+req POST /v1/episodes -H "Authorization: Bearer bbt_wrong" -H "Idempotency-Key: k401" \
+    -H 'Content-Type: application/json' --data-binary "@$TMP/good"
+expect_problem 401
+req POST /v1/episodes -H "Authorization: Bearer $ADMIN" -H "Idempotency-Key: k401" \
+    -H 'Content-Type: application/json' --data-binary "@$TMP/good"
+expect_problem 401
+
+# 415: wrong or missing media type.
+req POST /v1/episodes -H "Authorization: Bearer $tok" -H "Idempotency-Key: k415" \
+    -H 'Content-Type: text/plain' --data-binary "@$TMP/good"
+expect_problem 415
+req POST /v1/episodes -H "Authorization: Bearer $tok" -H "Idempotency-Key: k415" \
+    -H 'Content-Type:' --data-binary "@$TMP/good"
+expect_problem 415
+
+# 413: over the cap, declared up front and sent chunked without a length.
+python3 -c 'print("{\"pad\": \"" + "x" * 9000 + "\"}")' >"$TMP/big"
+req POST /v1/episodes -H "Authorization: Bearer $tok" -H "Idempotency-Key: k413" \
+    -H 'Content-Type: application/json' --data-binary "@$TMP/big"
+expect_problem 413
+req POST /v1/episodes -H "Authorization: Bearer $tok" -H "Idempotency-Key: k413b" \
+    -H 'Content-Type: application/json' -H 'Transfer-Encoding: chunked' --data-binary "@$TMP/big"
+expect_problem 413
+
+# 422 with a JSON pointer: norm > 1, reward out of [0,1], action out of
+# range, wrong dimensions, missing field, unknown billboard version.
+post k422a "$(mutate 'e["steps"][1]["features"][1] = [1, 1, 0, 0]')"
+expect_pointer /steps/1/features/1
+post k422b "$(mutate 'e["steps"][2]["reward"] = 1.5')"
+expect_pointer /steps/2/reward
+post k422c "$(mutate 'e["steps"][0]["action"] = 2')"
+expect_pointer /steps/0/action
+post k422d "$(mutate 'e["steps"].pop()')"
+expect_problem 422
+post k422e "$(mutate 'e["steps"][0]["features"][0].append(0)')"
+expect_problem 422
+post k422f "$(mutate 'del e["steps"][0]["reward"]')"
+expect_problem 422
+post k422g "$(mutate 'e["billboard_version"] = 7')"
+expect_pointer /billboard_version
+
+# 409: the same key with another body.
+post first "$(mutate 'e["steps"][0]["reward"] = 0.123')"
+expect_problem 409
+
+# 404 and 405.
+req GET /v1/nothing
+expect_problem 404
+req DELETE /v1/billboard
+expect_problem 405
+req GET /v1/episodes
+expect_problem 405
+
+# Recommend: 422 and 400 too.
+rec() {
+    req POST /v1/recommend -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
+        --data-binary "$1"
+}
+rec '{"h": 0, "features": [[0.1, 0, 0, 0], [0, 0.1, 0, 0]]}'
+expect_pointer /h
+rec '{"h": 1, "features": [[0.1, 0, 0, 0]]}'
+expect_pointer /features
+rec '{"h": 1, "features": [[0.1, 0, 0, 0], [2, 0, 0, 0]]}'
+expect_pointer /features/1
+rec '{"h": 1, "features": [[0.1, 0, 0, 0], [0, 0.1, 0, 0]], "billboard_version": 42}'
+expect_pointer /billboard_version
+rec '{"h": 1, "h": 2}'
+expect_problem 400
+
+[ "$(snapshot)" = "$before" ] || fail "an error changed the state"
+# And the good episode still goes in afterwards, numbered 2.
+episode 2 >"$TMP/good2"
+post_episode "$tok" second "$TMP/good2"
+expect_status 201
+[ "$(jget "$TMP/body" 'd["episode"]')" = 2 ] || fail "numbering after errors: $(cat "$TMP/body")"
+stop_daemon
+echo ok
