@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# POST /v1/recommend against the current and a past billboard (the policy of
+# bb_billboard_act, recomputed here from the billboard's JSON), /v1/privacy,
+# /v1/config, /livez, /readyz, /metrics.
+. "$(dirname "$0")/lib.sh"
+start_daemon "${CONF[@]}"
+tok=$(enrol "clinic")
+for i in $(seq 1 30); do
+    episode "$i" >"$TMP/e"
+    post_episode "$tok" "k$i" "$TMP/e"
+    expect_status 201
+done
+req GET /v1/billboard
+cp "$TMP/body" "$TMP/bb"
+v=$(jget "$TMP/bb" 'd["version"]')
+[ "$v" -ge 1 ] || fail "no update in 30 episodes"
+
+feat='[[0.3, -0.2, 0.5, 0.1], [-0.4, 0.6, 0.0, 0.2]]'
+for hv in "1 $v" "3 $v" "2 0"; do
+    set -- $hv
+    req POST /v1/recommend -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
+        -d "{\"h\": $1, \"features\": $feat, \"billboard_version\": $2}"
+    expect_status 200
+    req GET "/v1/billboard/$2"
+    cp "$TMP/body" "$TMP/bbv"
+    req POST /v1/recommend -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
+        -d "{\"h\": $1, \"features\": $feat, \"billboard_version\": $2}"
+    python3 - "$TMP/body" "$TMP/bbv" "$1" "$feat" <<'PY' || fail "recommend disagrees with the billboard"
+import json, sys
+r = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+h = int(sys.argv[3]); X = json.loads(sys.argv[4])
+s = b["steps"][h - 1]; w = s["w"]; G = s["gram"]; n = len(w)
+def solve(G, x):  # Gaussian elimination, G symmetric positive definite
+    M = [row[:] + [x[i]] for i, row in enumerate(G)]
+    for c in range(n):
+        for r2 in range(c + 1, n):
+            f = M[r2][c] / M[c][c]
+            for k in range(c, n + 1):
+                M[r2][k] -= f * M[c][k]
+    y = [0.0] * n
+    for c in reversed(range(n)):
+        y[c] = (M[c][n] - sum(M[c][k] * y[k] for k in range(c + 1, n))) / M[c][c]
+    return y
+q = []
+for x in X:
+    bonus = sum(a * c for a, c in zip(x, solve(G, x))) ** 0.5
+    q.append(min(sum(a * c for a, c in zip(x, w)) + b["beta"] * bonus, b["H"]))
+assert r["billboard_version"] == b["version"], r
+assert len(r["q"]) == len(X)
+for a, c in zip(r["q"], q):
+    assert abs(a - c) <= 1e-9 * max(1.0, abs(c)), (r["q"], q)
+assert r["action"] == max(range(len(q)), key=lambda i: (q[i], -i)), r
+PY
+done
+[ "$(sql 'SELECT count(*) FROM episodes')" = 30 ] || fail "recommend stored something"
+
+req GET /v1/privacy
+expect_status 200
+python3 - "$TMP/body" "$v" <<'PY' || fail "privacy: $(cat "$TMP/body")"
+import json, sys
+d = json.load(open(sys.argv[1])); v = int(sys.argv[2])
+assert d["episodes"] == 30 and d["max_episodes"] == 64
+assert d["updates"] >= v and d["max_updates"] >= d["updates"]
+assert abs(d["gram"]["spent"] + d["gram"]["remaining"] - d["gram"]["rho"]) < 1e-9 * d["rho"]
+assert abs(d["y"]["spent"] - d["y"]["rho"] * d["updates"] / d["max_updates"]) < 1e-9 * d["rho"]
+assert d["rho_spent"] <= d["rho"]
+PY
+req GET /v1/config
+expect_status 200
+[ "$(jget "$TMP/body" '"sigma_gram" in d and "sigma_y" in d and "shift" in d and "max_updates" in d')" = true ] ||
+    fail "config lacks derived sigmas"
+
+req GET /livez
+expect_status 200
+req GET /readyz
+expect_status 200
+req GET /metrics
+expect_status 200
+grep -q '^billboard_http_requests_total{route="/v1/episodes",method="POST",code="201"} 30$' "$TMP/body" ||
+    fail "metrics: $(grep requests_total "$TMP/body")"
+grep -q '^billboard_episodes 30$' "$TMP/body" || fail "episodes gauge"
+grep -q '^billboard_update_duration_seconds_count [1-9]' "$TMP/body" || fail "update duration"
+grep -q '^billboard_rho_spent_gram ' "$TMP/body" || fail "budget gauge"
+grep -Eq '(clinic|clinic_id|name)="' "$TMP/body" && fail "a metric has a clinic label"
+grep -q "$tok" "$TMP/body" && fail "a metric shows a token"
+stop_daemon
+echo ok
