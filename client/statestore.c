@@ -5,6 +5,7 @@
  *   episode(id, H, A, d, version, key UNIQUE, state, steps, created,
  *           k, ack_version, reason)
  *   step(episode, h, features BLOB, action, reward), h 0-based
+ *   billboard_cache(id = 1, server, etag, body): the last billboard fetched
  */
 #include "statestore.h"
 
@@ -37,7 +38,10 @@ static const char schema[] =
     " h INTEGER NOT NULL,"
     " features BLOB NOT NULL, action INTEGER NOT NULL, reward REAL NOT NULL,"
     " PRIMARY KEY(episode, h));"
-    "CREATE INDEX IF NOT EXISTS episode_state ON episode(state, id);";
+    "CREATE INDEX IF NOT EXISTS episode_state ON episode(state, id);"
+    "CREATE TABLE IF NOT EXISTS billboard_cache("
+    " id INTEGER PRIMARY KEY CHECK (id = 1), server TEXT NOT NULL, etag TEXT NOT NULL,"
+    " body BLOB NOT NULL);";
 
 static int exec(sqlite3 *db, const char *sql)
 {
@@ -87,6 +91,9 @@ int statestore_open(const char *path, struct statestore **out, char *why, size_t
     if (sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL) != SQLITE_OK ||
         exec(db, "PRAGMA synchronous=FULL") != BB_OK || exec(db, "PRAGMA foreign_keys=ON") != BB_OK ||
         pragma_int(db, "PRAGMA synchronous", &fs) != BB_OK || fs != 2)
+        goto out;
+    /* Tables added within format 1 (the cache) appear in older files too. */
+    if (tables > 0 && exec(db, schema) != BB_OK)
         goto out;
     if (tables == 0) {
         char sql[128];
@@ -503,6 +510,58 @@ int statestore_count(struct statestore *s, enum statestore_state state, long *n)
         goto out;
     }
     *n = (long)sqlite3_column_int64(st, 0);
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int statestore_cache_get(struct statestore *s, const char *server, char **body, size_t *len,
+                         char *etag, size_t etaglen)
+{
+    sqlite3_stmt *st = NULL;
+    *body = NULL;
+    *len = 0;
+    int rc = prep(s, "SELECT etag, body FROM billboard_cache WHERE id = 1 AND server = ?", &st);
+    if (rc != BB_OK)
+        goto out;
+    sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
+    int src = sqlite3_step(st);
+    if (src != SQLITE_ROW) {
+        rc = src == SQLITE_DONE ? BB_ENOTFOUND : BB_EIO;
+        goto out;
+    }
+    size_t n = (size_t)sqlite3_column_bytes(st, 1);
+    char *b = malloc(n + 1);
+    if (!b) {
+        rc = BB_ENOMEM;
+        goto out;
+    }
+    if (n)
+        memcpy(b, sqlite3_column_blob(st, 1), n);
+    b[n] = '\0';
+    snprintf(etag, etaglen, "%s", (const char *)sqlite3_column_text(st, 0));
+    *body = b;
+    *len = n;
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int statestore_cache_put(struct statestore *s, const char *server, const char *body, size_t len,
+                         const char *etag)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prep(s,
+                  "INSERT OR REPLACE INTO billboard_cache(id, server, etag, body) "
+                  "VALUES(1, ?, ?, ?)",
+                  &st);
+    if (rc != BB_OK)
+        goto out;
+    sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, etag, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 3, body, (int)len, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE)
+        rc = BB_EIO;
 out:
     sqlite3_finalize(st);
     return rc;

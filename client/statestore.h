@@ -79,4 +79,13 @@ int statestore_mark_rejected(struct statestore *s, int64_t id, const char *reaso
 /* Number of episodes in state st. */
 int statestore_count(struct statestore *s, enum statestore_state st, long *n) BB_WARN_UNUSED;
 
+/* The last billboard fetched from server (its base URL), as the daemon sent
+ * it, and its ETag: lets a new process ask with If-None-Match and recommend
+ * while the daemon is away. One entry; a billboard of another server does
+ * not count. get: *body malloc'd (caller frees), BB_ENOTFOUND if none. */
+int statestore_cache_get(struct statestore *s, const char *server, char **body, size_t *len,
+                         char *etag, size_t etaglen) BB_WARN_UNUSED;
+int statestore_cache_put(struct statestore *s, const char *server, const char *body, size_t len,
+                         const char *etag) BB_WARN_UNUSED;
+
 #endif

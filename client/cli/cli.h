@@ -61,6 +61,12 @@ int cli_client(struct cli *cli, int needs_state, struct bb_client **out);
 
 void cli_release(struct cli *cli);
 
+/* Fetches the current billboard into *b (borrowed from c). If the daemon
+ * cannot be reached or answers 5xx but the state file holds the last
+ * billboard fetched, warns on stderr and uses that one. Returns an exit
+ * code. */
+int cli_billboard(struct bb_client *c, const struct bb_billboard **b);
+
 /* Prints "billboard: what: reason (HTTP status: title: detail)" to stderr and
  * returns the exit code for err after a call on c (c may be NULL). */
 int cli_fail(const struct bb_client *c, int err, const char *what);

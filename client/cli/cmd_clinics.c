@@ -62,6 +62,8 @@ int cmd_clinics(struct cli *cli, const char *sub, int argc, char **argv)
             printf("{\"revoked\": \"%s\"}\n", pos[0]);
         else
             printf("clinic %s revoked\n", pos[0]);
+    } else if (list && cli->json) {
+        cli_print_object(cli, j); /* the daemon's answer as it is */
     } else if (list) {
         /* An array, or an object holding the array under "clinics". */
         json_t *rows = json_is_array(j) ? j : json_object_get(j, "clinics");

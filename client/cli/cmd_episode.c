@@ -20,7 +20,9 @@ static const char recommend_help[] =
     "[[d numbers] x A], row a = phi(x, a) (\"-\" reads stdin). Computed locally\n"
     "from the current billboard (or version V) with the same policy function\n"
     "the daemon uses; --remote asks the daemon instead (POST /v1/recommend,\n"
-    "needs the clinic token). Exit codes: see billboard --help.\n";
+    "needs the clinic token). The last billboard fetched is kept in the state\n"
+    "file: it is asked for with If-None-Match, and used (with a warning) while\n"
+    "the daemon is unreachable. Exit codes: see billboard --help.\n";
 
 int cmd_recommend(struct cli *cli, int argc, char **argv)
 {
@@ -56,20 +58,22 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
         rc = cli_usage_error("--version needs a non-negative integer");
         goto out;
     }
-    rc = cli_client(cli, 0, &c);
+    /* The state file, if there is one, caches the billboard (ETag, outage). */
+    rc = cli_client(cli, !remote, &c);
     if (rc != EXIT_OKAY)
         goto out;
     /* The sizes come from the billboard the answer is computed from. */
     if (v >= 0) {
         err = bb_client_get_billboard_version(c, (uint64_t)v, &past);
         b = &past;
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "billboard");
+            goto out;
+        }
     } else {
-        err = bb_client_fetch_billboard(c, NULL);
-        b = bb_client_billboard(c);
-    }
-    if (err != BB_OK) {
-        rc = cli_fail(c, err, "billboard");
-        goto out;
+        rc = cli_billboard(c, &b);
+        if (rc != EXIT_OKAY)
+            goto out;
     }
     if (h > b->H) {
         rc = cli_usage_error("--step %ld is beyond H = %d", h, b->H);
@@ -161,8 +165,9 @@ static const char episode_help[] =
     "\n"
     "Records one patient's episode in the local state file (--state), one step\n"
     "at a time, so nothing is lost if the clinic's machine crashes.\n"
-    "  start   fetches the billboard, begins an episode with its sizes and\n"
-    "          version, and gives it an idempotency key; prints its local id\n"
+    "  start   fetches the billboard (or, with a warning, the one kept in the\n"
+    "          state file if the daemon is unreachable), begins an episode with\n"
+    "          its sizes and version and an idempotency key; prints its local id\n"
     "  step    appends the next step: the state's features (JSON [[d] x A]), the\n"
     "          action taken and the reward observed in [0, 1]\n"
     "  finish  closes the episode after H steps and sends every unsent episode\n"
@@ -217,12 +222,10 @@ int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
         goto out;
 
     if (strcmp(sub, "start") == 0) {
-        err = bb_client_fetch_billboard(c, NULL);
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "billboard");
+        const struct bb_billboard *b;
+        rc = cli_billboard(c, &b);
+        if (rc != EXIT_OKAY)
             goto out;
-        }
-        const struct bb_billboard *b = bb_client_billboard(c);
         err = bb_client_episode_begin(c, b->H, b->A, b->d, b->version, &eid);
         if (err != BB_OK) {
             rc = cli_fail(c, err, "state file");

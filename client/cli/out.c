@@ -259,6 +259,23 @@ int cli_client(struct cli *cli, int needs_state, struct bb_client **out)
     return EXIT_OKAY;
 }
 
+int cli_billboard(struct bb_client *c, const struct bb_billboard **b)
+{
+    int err = bb_client_fetch_billboard(c, NULL);
+    *b = bb_client_billboard(c);
+    if (err == BB_OK)
+        return EXIT_OKAY;
+    if ((err == BB_ENET || err == BB_ESERVER) && *b) {
+        fprintf(stderr,
+                "billboard: warning: daemon unavailable (%s); using the billboard version %llu "
+                "kept in the state file\n",
+                bb_strerror(err), (unsigned long long)(*b)->version);
+        return EXIT_OKAY;
+    }
+    *b = NULL;
+    return cli_fail(c, err, "billboard");
+}
+
 static void wipe(char *s)
 {
     if (s) {

@@ -131,7 +131,10 @@ int bb_client_last_attempts(const struct bb_client *c);
  * is parsed and factored (bb_billboard_factor) and replaces the cached
  * billboard; on 304 nothing is parsed. *changed (may be NULL) is 1 if a new
  * billboard was installed, 0 on 304. Retried like every GET. On error the
- * cached billboard is kept. */
+ * cached billboard is kept. With a state file, the last billboard fetched is
+ * kept there too: a new client installs it (parsed once) before its first
+ * request, so it asks with If-None-Match and, if the daemon is unreachable,
+ * bb_client_billboard() still returns it while this call returns BB_ENET. */
 int bb_client_fetch_billboard(struct bb_client *c, int *changed) BB_WARN_UNUSED;
 
 /* The cached, factored billboard, or NULL before the first successful fetch.

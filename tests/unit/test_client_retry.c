@@ -4,8 +4,9 @@
  * bb_err; and the client's behaviour on the wire against a scripted HTTP
  * responder on 127.0.0.1 (the real billboardd cannot be made to answer 5xx
  * on demand): 5xx and network errors are retried with the same key and
- * body, 4xx never, the attempt cap and the total-time cap hold, and a 304
- * keeps the cached billboard without parsing.
+ * body, 4xx never, the attempt cap and the total-time cap hold, a 304
+ * keeps the cached billboard without parsing, and the billboard kept in the
+ * state file serves the next process (If-None-Match, outage fallback).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -383,6 +384,65 @@ static void test_etag_304_keeps_billboard(void **state)
     bb_billboard_release(&b);
 }
 
+/* With a state file, the billboard fetched by one process is what the next
+ * asks about with If-None-Match, and what it falls back on in an outage. */
+static void test_billboard_cached_in_state_file(void **state)
+{
+    (void)state;
+    struct bb_billboard b = {0};
+    assert_int_equal(bb_billboard_init(&b, 1, 2, 2), BB_OK);
+    b.version = 9;
+    b.gram[0] = b.gram[3] = 1.0;
+    size_t len;
+    char *json = bb_billboard_to_json(&b, &len);
+    const struct answer script[] = {
+        {200, "Content-Type: application/json\r\nETag: \"bb-9\"\r\n", json},
+        {304, "ETag: \"bb-9\"\r\n", NULL},
+        {503, NULL, NULL},
+    };
+    char dir[] = "/tmp/bbccXXXXXX", path[64], url[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/state.db", dir);
+    struct responder r;
+    responder_start(&r, script, 3);
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d", r.port);
+    struct bb_client_retry p = bb_client_retry_default();
+    p.max_attempts = 1;
+    int changed = -1;
+    for (int run = 0; run < 3; run++) { /* three processes, one after another */
+        struct bb_client *c = NULL;
+        assert_int_equal(bb_client_new(url, NULL, path, &c), BB_OK);
+        assert_int_equal(bb_client_set_retry(c, &p), BB_OK);
+        int want = run < 2 ? BB_OK : BB_ESERVER;
+        assert_int_equal(bb_client_fetch_billboard(c, &changed), want);
+        if (run == 1)
+            assert_int_equal(changed, 0); /* 304: the cached one stands */
+        assert_non_null(bb_client_billboard(c));
+        assert_int_equal(bb_client_billboard(c)->version, 9);
+        assert_true(bb_client_billboard(c)->factored);
+        bb_client_free(c);
+    }
+    responder_stop(&r);
+    assert_string_equal(r.inm[0], "");
+    assert_string_equal(r.inm[1], "\"bb-9\"");
+    /* Another server's cache does not count. */
+    struct bb_client *c = NULL;
+    assert_int_equal(bb_client_new("http://127.0.0.1:1", NULL, path, &c), BB_OK);
+    assert_int_equal(bb_client_set_retry(c, &p), BB_OK);
+    assert_int_equal(bb_client_fetch_billboard(c, NULL), BB_ENET);
+    assert_null(bb_client_billboard(c));
+    bb_client_free(c);
+    char f[96];
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(f, sizeof(f), "%s%s", path, suffix[i]);
+        unlink(f);
+    }
+    rmdir(dir);
+    free(json);
+    bb_billboard_release(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_attempt_and_time_caps),
         cmocka_unit_test(test_network_error_retried),
         cmocka_unit_test(test_etag_304_keeps_billboard),
+        cmocka_unit_test(test_billboard_cached_in_state_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
