@@ -15,6 +15,9 @@ set -euo pipefail
 O=${O:-build}
 BB="$O/billboardd"
 [ -x "$BB" ] || { echo "no $BB (run make first)" >&2; exit 1; }
+# The interpreter itself, not a version-manager shim that costs 100 ms a call.
+PYTHON=$(python3 -c 'import sys; print(sys.executable)')
+python3() { "$PYTHON" "$@"; }
 TMP=$(mktemp -d)
 DB="$TMP/bb.db"
 ADMIN="admin-token-for-the-tests-$(date +%s%N)"
