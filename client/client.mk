@@ -44,17 +44,24 @@ $(CLIENT_SO): $(CLIENT_PIC)
 $(BILLBOARD): $(CLI_OBJ) $(CLIENT_LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(CLIENT_LIB) $(DEP_LIBS)
 
+# libdir and includedir are written relative to ${prefix} when they lie
+# under it, so `pkg-config --define-prefix` works on a relocated tree.
+CLIENT_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' \
+	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|g' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|g' \
+	    -e 's|@REQUIRES@|$(CLIENT_DEP_PKGS)|g'
+
 $(CLIENT_PC): client/billboard.pc.in client/client.mk
 	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@REQUIRES@|$(CLIENT_DEP_PKGS)|g' $< > $@
+	$(CLIENT_PC_SED) $< > $@
 
-install: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD) $(CLIENT_PC)
+install: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD)
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/billboard $(DESTDIR)$(BINDIR) \
 	    $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 $(CLIENT_LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(CLIENT_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libbillboard.so.$(CLIENT_SO_VERSION) $(DESTDIR)$(LIBDIR)/libbillboard.so
 	install -m 644 $(CLIENT_HEADERS) $(DESTDIR)$(INCLUDEDIR)/billboard/
-	install -m 644 $(CLIENT_PC) $(DESTDIR)$(PKGCONFIGDIR)/
+	$(CLIENT_PC_SED) client/billboard.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/billboard.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/billboard.pc
 	install -m 755 $(BILLBOARD) $(DESTDIR)$(BINDIR)/
