@@ -149,13 +149,13 @@ int bb_sim_report_plot(const char *prefix, const char *title,
     fprintf(g, "set terminal pngcairo size 900,600 noenhanced\n"
                "set key left top\nset grid\nset xlabel 'episodes K'\n");
     fprintf(g, "set output '%s-regret.png'\nset title '%s: cumulative regret'\n"
-               "set ylabel 'cumulative regret'\nplot ",
+               "set ylabel 'cumulative regret'\nset logscale xy\nplot ",
             prefix, title);
     for (int i = 0; i < n; i++)
         fprintf(g, "%s$R%d using 1:2 with lines lw 2 title '%s'", i ? ", " : "", i,
                 items[i].label);
     fprintf(g, "\nset output '%s-switches.png'\nset title '%s: policy switches'\n"
-               "set ylabel 'switches'\nset logscale x\nplot ",
+               "set ylabel 'switches'\nunset logscale y\nset logscale x\nplot ",
             prefix, title);
     int first = 1;
     for (int i = 0; i < n; i++) {
