@@ -816,7 +816,11 @@ int bb_client_flush(struct bb_client *c, bb_client_progress_fn progress, void *u
             if (rc != BB_OK)
                 goto out;
             ok++;
-        } else if (episode_specific(rc) && c->status >= 400) {
+        } else if ((episode_specific(rc) && c->status >= 400) ||
+                   (rc == BB_EINVAL && c->status == 0)) {
+            /* Refused by the daemon, or by the local check (a state file
+             * edited behind our back): kept, marked, and out of the way of
+             * the episodes queued after it. */
             char reason[1400];
             snprintf(reason, sizeof(reason), "HTTP %d %s: %s", c->status, c->title, c->detail);
             int mrc = statestore_mark_rejected(c->st, ids[i], reason);

@@ -246,9 +246,9 @@ typedef void (*bb_client_progress_fn)(void *user, size_t done, size_t total);
  * key; an acknowledged one is marked sent with its receipt. Stops at the
  * first error that is not specific to one episode (network, 5xx after the
  * retries, 401, K_max) and returns it; an episode the daemon rejects as
- * invalid (422/400/409 key conflict) is marked rejected, kept in the file
- * for inspection, and the flush goes on; the return value is then the first
- * such error. progress (may be NULL) is called with user after each.
+ * invalid (422/400/409 key conflict), or that fails the local validation, is
+ * marked rejected, kept in the file for inspection, and the flush goes on;
+ * the return value is then the first such error. progress (may be NULL) is called with user after each.
  * *sent (may be NULL) receives the number acknowledged in this call. */
 int bb_client_flush(struct bb_client *c, bb_client_progress_fn progress, void *user,
                     size_t *sent) BB_WARN_UNUSED;

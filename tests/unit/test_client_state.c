@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "billboard/client.h"
 
 enum { H = 3, A = 2, D = 4 };
@@ -222,6 +224,38 @@ static void test_not_a_state_file(void **state)
     assert_null(c);
 }
 
+/* An unsent episode that no longer passes validation (its file was edited)
+ * is marked rejected without any traffic and does not block the queue. */
+static void test_flush_sets_aside_invalid(void **state)
+{
+    struct fx *fx = *state;
+    struct bb_episode_buf e = {0};
+    int64_t id;
+    struct bb_client *c = open_client(fx->path);
+    assert_int_equal(bb_episode_buf_init(&e, H, A, D), BB_OK);
+    for (int h = 0; h < H; h++)
+        features(h, e.features + h * A * D);
+    assert_int_equal(bb_client_enqueue(c, &e, NULL, &id), BB_OK);
+    bb_client_free(c);
+
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "UPDATE step SET reward = 2.0 WHERE h = 1", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+
+    c = open_client(fx->path); /* its URL is a dead port: any traffic would be BB_ENET */
+    size_t sent = 99;
+    long unsent = -1;
+    assert_int_equal(bb_client_flush(c, NULL, NULL, &sent), BB_EINVAL);
+    assert_int_equal(sent, 0);
+    assert_int_equal(bb_client_pending(c, NULL, &unsent), BB_OK);
+    assert_int_equal(unsent, 0);
+    assert_int_equal(bb_client_flush(c, NULL, NULL, &sent), BB_OK); /* nothing left */
+    bb_episode_buf_release(&e);
+    bb_client_free(c);
+}
+
 static void test_new_key_is_fresh_hex(void **state)
 {
     (void)state;
@@ -240,6 +274,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_step_rejects_out_of_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_enqueue_keys_and_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_a_state_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_flush_sets_aside_invalid, setup, teardown),
         cmocka_unit_test(test_new_key_is_fresh_hex),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
