@@ -21,3 +21,20 @@ bench-engine: $(BENCH_ENGINE)
 	$(BENCH_ENGINE)
 
 bench: bench-engine
+
+# billboardd over HTTP (bench/bench_http.sh): GET and durable POST beside
+# a minimal libmicrohttpd server and a plain SQLite loop.
+BENCH_MHD_STATIC := $(O)/bench_mhd_static
+BENCH_SQLITE_LOOP := $(O)/bench_sqlite_loop
+
+$(BENCH_MHD_STATIC): bench/bench_mhd_static.c
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(DEP_LIBS)
+
+$(BENCH_SQLITE_LOOP): bench/bench_sqlite_loop.c
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(DEP_LIBS)
+
+.PHONY: bench-http
+bench-http: $(BILLBOARDD) $(BENCH_MHD_STATIC) $(BENCH_SQLITE_LOOP)
+	O=$(O) bench/bench_http.sh
+
+bench: bench-http
