@@ -67,8 +67,7 @@ static void free_secret(char *s)
 struct bb_client_retry bb_client_retry_default(void)
 {
     struct bb_client_retry r = {
-        .max_attempts = 6, .base_ms = 100, .cap_ms = 5000, .total_ms = 30000,
-        .timeout_ms = 10000};
+        .max_attempts = 6, .base_ms = 100, .cap_ms = 5000, .total_ms = 30000, .timeout_ms = 10000};
     return r;
 }
 
@@ -79,8 +78,8 @@ int bb_client_new(const char *base_url, const char *token, const char *state_pat
     struct bb_client *c = NULL;
 
     *out = NULL;
-    if (!base_url || (strncmp(base_url, "http://", 7) != 0 &&
-                      strncmp(base_url, "https://", 8) != 0))
+    if (!base_url ||
+        (strncmp(base_url, "http://", 7) != 0 && strncmp(base_url, "https://", 8) != 0))
         goto out;
     pthread_once(&sodium_once, sodium_start);
     rc = BB_ENOMEM;
@@ -214,8 +213,8 @@ static int answer_err(struct bb_client *c, const struct transport_resp *r)
     }
     snprintf(fallback, sizeof(fallback), "HTTP %ld", r->status);
     /* The JSON pointer of the offending field, when the daemon names one. */
-    snprintf(full, sizeof(full), "%s%s%s%s", detail ? detail : "",
-             pointer && detail ? " " : "", pointer ? "at " : "", pointer ? pointer : "");
+    snprintf(full, sizeof(full), "%s%s%s%s", detail ? detail : "", pointer && detail ? " " : "",
+             pointer ? "at " : "", pointer ? pointer : "");
     say(c, title ? title : fallback, full);
     int rc = retry_status_err(r->status, title, type);
     json_decref(j);
@@ -253,8 +252,9 @@ static int request(struct bb_client *c, const char *method, const char *path, en
     if (auth != AUTH_NONE) {
         const char *tok = auth == AUTH_CLINIC ? c->token : c->admin;
         if (!tok) {
-            say(c, "no token", auth == AUTH_CLINIC ? "this call needs a clinic token"
-                                                   : "this call needs the admin token");
+            say(c, "no token",
+                auth == AUTH_CLINIC ? "this call needs a clinic token"
+                                    : "this call needs the admin token");
             rc = BB_EAUTH;
             goto out;
         }
@@ -451,8 +451,7 @@ const char *bb_client_billboard_etag(const struct bb_client *c)
     return c->have_bb ? c->etag : "";
 }
 
-int bb_client_get_billboard_version(struct bb_client *c, uint64_t version,
-                                    struct bb_billboard *out)
+int bb_client_get_billboard_version(struct bb_client *c, uint64_t version, struct bb_billboard *out)
 {
     struct transport_resp r;
     char path[64];
@@ -758,7 +757,8 @@ int bb_client_enqueue(struct bb_client *c, const struct bb_episode_buf *e, const
     if (rc == BB_OK)
         rc = statestore_enqueue(c->st, e, key, id);
     if (rc == BB_ECONFLICT)
-        say(c, "key in use", "this idempotency key already belongs to an episode in the state file");
+        say(c, "key in use",
+            "this idempotency key already belongs to an episode in the state file");
 out:
     return rc;
 }
@@ -791,8 +791,7 @@ static int episode_specific(int err)
     return err == BB_EINVAL || err == BB_EPROTO || err == BB_ECONFLICT;
 }
 
-int bb_client_flush(struct bb_client *c, bb_client_progress_fn progress, void *user,
-                    size_t *sent)
+int bb_client_flush(struct bb_client *c, bb_client_progress_fn progress, void *user, size_t *sent)
 {
     int64_t *ids = NULL;
     size_t n = 0, ok = 0;

@@ -71,8 +71,7 @@ int statestore_open(const char *path, struct statestore **out, char *why, size_t
     const char *msg = "cannot open";
 
     *out = NULL;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-        SQLITE_OK)
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
         goto out;
     sqlite3_busy_timeout(db, 5000);
     if (pragma_int(db, "PRAGMA application_id", &app) != BB_OK ||
@@ -89,7 +88,8 @@ int statestore_open(const char *path, struct statestore **out, char *why, size_t
      * the machine dies right after. */
     long fs = 0;
     if (sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL) != SQLITE_OK ||
-        exec(db, "PRAGMA synchronous=FULL") != BB_OK || exec(db, "PRAGMA foreign_keys=ON") != BB_OK ||
+        exec(db, "PRAGMA synchronous=FULL") != BB_OK ||
+        exec(db, "PRAGMA foreign_keys=ON") != BB_OK ||
         pragma_int(db, "PRAGMA synchronous", &fs) != BB_OK || fs != 2)
         goto out;
     /* Tables added within format 1 (the cache) appear in older files too. */
@@ -144,8 +144,7 @@ int statestore_begin(struct statestore *s, int H, int A, int d, uint64_t version
                      int64_t *id)
 {
     sqlite3_stmt *st = NULL;
-    int rc = prep(s, "INSERT INTO episode(H, A, d, version, key, state) VALUES(?,?,?,?,?,0)",
-                  &st);
+    int rc = prep(s, "INSERT INTO episode(H, A, d, version, key, state) VALUES(?,?,?,?,?,0)", &st);
     if (rc != BB_OK)
         goto out;
     sqlite3_bind_int(st, 1, H);
@@ -223,8 +222,7 @@ int statestore_step(struct statestore *s, int64_t id, const double *features, in
         rc = BB_ERANGE;
         goto out;
     }
-    rc = prep(s, "INSERT INTO step(episode, h, features, action, reward) VALUES(?,?,?,?,?)",
-              &ins);
+    rc = prep(s, "INSERT INTO step(episode, h, features, action, reward) VALUES(?,?,?,?,?)", &ins);
     if (rc == BB_OK)
         rc = prep(s, "UPDATE episode SET steps = steps + 1 WHERE id = ?", &upd);
     if (rc != BB_OK)
@@ -321,8 +319,7 @@ int statestore_enqueue(struct statestore *s, const struct bb_episode_buf *e, con
     rc = statestore_begin(s, e->H, e->A, e->d, e->billboard_version, key, &nid);
     if (rc != BB_OK)
         goto out;
-    rc = prep(s, "INSERT INTO step(episode, h, features, action, reward) VALUES(?,?,?,?,?)",
-              &ins);
+    rc = prep(s, "INSERT INTO step(episode, h, features, action, reward) VALUES(?,?,?,?,?)", &ins);
     if (rc == BB_OK)
         rc = prep(s, "UPDATE episode SET steps = H, state = 1 WHERE id = ?", &upd);
     if (rc != BB_OK)
@@ -371,8 +368,7 @@ int statestore_load(struct statestore *s, int64_t id, struct bb_episode_buf *out
         rc = src == SQLITE_DONE ? BB_ENOTFOUND : BB_EIO;
         goto out;
     }
-    int H = sqlite3_column_int(ep, 0), A = sqlite3_column_int(ep, 1),
-        d = sqlite3_column_int(ep, 2);
+    int H = sqlite3_column_int(ep, 0), A = sqlite3_column_int(ep, 1), d = sqlite3_column_int(ep, 2);
     rc = bb_episode_buf_init(out, H, A, d);
     if (rc != BB_OK)
         goto out;
@@ -462,8 +458,9 @@ out:
 int statestore_mark_sent(struct statestore *s, int64_t id, uint64_t episode, uint64_t version)
 {
     sqlite3_stmt *st = NULL;
-    int rc = prep(s, "UPDATE episode SET state = 2, k = ?, ack_version = ? WHERE id = ? AND "
-                     "state = 1",
+    int rc = prep(s,
+                  "UPDATE episode SET state = 2, k = ?, ack_version = ? WHERE id = ? AND "
+                  "state = 1",
                   &st);
     if (rc != BB_OK)
         goto out;

@@ -20,11 +20,11 @@ struct transport;
 
 /* One answer. body is owned by the response (transport_resp_release). */
 struct transport_resp {
-    long status;                    /* 0 if no answer was received */
-    char *body;                     /* NUL-terminated, may be NULL if empty */
+    long status; /* 0 if no answer was received */
+    char *body;  /* NUL-terminated, may be NULL if empty */
     size_t len;
-    char etag[TRANSPORT_ETAG_MAX];  /* "" if absent */
-    char ctype[128];                /* Content-Type, "" if absent */
+    char etag[TRANSPORT_ETAG_MAX]; /* "" if absent */
+    char ctype[128];               /* Content-Type, "" if absent */
 };
 
 /* New transport; caller owns it (transport_free). NULL on ENOMEM or if

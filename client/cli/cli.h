@@ -29,10 +29,10 @@ enum cli_exit {
 struct cli {
     const char *prog;
     const char *server;
-    const char *state;  /* state file path (NULL = default) */
-    char *state_owned;  /* owned default path */
-    char *token;        /* owned */
-    char *admin;        /* owned */
+    const char *state; /* state file path (NULL = default) */
+    char *state_owned; /* owned default path */
+    char *token;       /* owned */
+    char *admin;       /* owned */
     const char *token_file, *admin_file;
     int json;
     int help;
@@ -51,8 +51,8 @@ struct cli_opt {
  * into opts (NULL-name terminated; may be NULL), positional arguments into
  * pos (up to maxpos, count in *npos). Prints the reason and returns
  * EXIT_USAGE on a bad line, else EXIT_OKAY. */
-int cli_parse(struct cli *cli, int argc, char **argv, const struct cli_opt *opts,
-              const char **pos, int maxpos, int *npos);
+int cli_parse(struct cli *cli, int argc, char **argv, const struct cli_opt *opts, const char **pos,
+              int maxpos, int *npos);
 
 /* Reads the tokens (env or files) into cli and makes a client; needs_state
  * opens the state file (default path created if needed). Returns an exit

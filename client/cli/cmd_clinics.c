@@ -40,8 +40,9 @@ int cmd_clinics(struct cli *cli, const char *sub, int argc, char **argv)
         goto out;
     }
     if ((add || revoke) != (npos == 1)) {
-        rc = cli_usage_error(add ? "clinics add needs NAME"
-                                 : revoke ? "clinics revoke needs ID" : "clinics list takes no argument");
+        rc = cli_usage_error(add      ? "clinics add needs NAME"
+                             : revoke ? "clinics revoke needs ID"
+                                      : "clinics list takes no argument");
         goto out;
     }
     rc = cli_client(cli, 0, &c);

@@ -181,8 +181,8 @@ int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
 {
     const char *file = NULL, *act = NULL, *rew = NULL, *id = NULL, *pos[1];
     int nosend = 0, npos, err;
-    const struct cli_opt opts[] = {{"--features", &file, NULL}, {"--action", &act, NULL},
-                                   {"--reward", &rew, NULL},    {"--id", &id, NULL},
+    const struct cli_opt opts[] = {{"--features", &file, NULL},  {"--action", &act, NULL},
+                                   {"--reward", &rew, NULL},     {"--id", &id, NULL},
                                    {"--no-send", NULL, &nosend}, {NULL, NULL, NULL}};
     struct bb_client *c = NULL;
     struct bb_episode_buf e = {0};
@@ -236,8 +236,8 @@ int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
                    "%llu}\n",
                    (long long)eid, b->H, b->A, b->d, (unsigned long long)b->version);
         else
-            printf("episode %lld started: H=%d A=%d d=%d, billboard version %llu\n",
-                   (long long)eid, b->H, b->A, b->d, (unsigned long long)b->version);
+            printf("episode %lld started: H=%d A=%d d=%d, billboard version %llu\n", (long long)eid,
+                   b->H, b->A, b->d, (unsigned long long)b->version);
         goto out;
     }
     if (strcmp(sub, "status") == 0) {
@@ -377,8 +377,7 @@ int cmd_submit(struct cli *cli, int argc, char **argv)
             rc = EXIT_LOCAL;
             goto out;
         }
-        err = bb_episode_from_json(buf, len, H, A, d, &e, field, sizeof(field), why,
-                                   sizeof(why));
+        err = bb_episode_from_json(buf, len, H, A, d, &e, field, sizeof(field), why, sizeof(why));
         free(buf);
         buf = NULL;
         if (err != BB_OK) {

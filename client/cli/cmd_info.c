@@ -123,8 +123,8 @@ int cmd_show(struct cli *cli, int argc, char **argv)
            b->privacy.epsilon, b->privacy.delta, b->privacy.rho_spent);
     printf("updates   %ld of %ld\n", b->privacy.updates, b->privacy.max_updates);
     printf("episodes  %ld of %ld\n", b->privacy.episodes, b->privacy.max_episodes);
-    printf("\n%3s  %10s  %-40s  %10s  %10s\n", "h", "|w_h|", "w_h (first entries)",
-           "min diag", "max diag");
+    printf("\n%3s  %10s  %-40s  %10s  %10s\n", "h", "|w_h|", "w_h (first entries)", "min diag",
+           "max diag");
     for (int h = 0; h < b->H; h++) {
         const double *w = b->w + (size_t)h * b->d, *g = b->gram + (size_t)h * b->d * b->d;
         double n2 = 0, lo = INFINITY, hi = -INFINITY;

@@ -47,7 +47,7 @@ static const char usage[] =
 /* Global options taking a value, so the command word can be found past them. */
 static int takes_value(const char *a)
 {
-    static const char *const v[] = {"--server", "--state", "--token-file", "--admin-token-file",
+    static const char *const v[] = {"--server",  "--state",   "--token-file", "--admin-token-file",
                                     "--timeout", "--retries", "--retry-total"};
     if (strchr(a, '='))
         return 0;

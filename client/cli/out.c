@@ -74,8 +74,8 @@ int cli_double(const char *s, double *out)
     return 0;
 }
 
-int cli_parse(struct cli *cli, int argc, char **argv, const struct cli_opt *opts,
-              const char **pos, int maxpos, int *npos)
+int cli_parse(struct cli *cli, int argc, char **argv, const struct cli_opt *opts, const char **pos,
+              int maxpos, int *npos)
 {
     *npos = 0;
     int only_pos = 0;
@@ -441,7 +441,8 @@ static size_t key_width(json_t *o, const char *prefix)
     const char *k;
     json_t *v;
     size_t w = 0, pl = prefix ? strlen(prefix) + 1 : 0;
-    json_object_foreach(o, k, v) {
+    json_object_foreach(o, k, v)
+    {
         size_t kw = json_is_object(v) ? key_width(v, k) + pl : strlen(k) + pl;
         if (kw > w)
             w = kw;
@@ -453,7 +454,8 @@ static void print_flat(json_t *o, const char *prefix, int width)
 {
     const char *k;
     json_t *v;
-    json_object_foreach(o, k, v) {
+    json_object_foreach(o, k, v)
+    {
         char name[256], val[512];
         if (prefix)
             snprintf(name, sizeof(name), "%s.%s", prefix, k);
@@ -495,7 +497,8 @@ void cli_print_rows(const struct cli *cli, json_t *rows)
     int w[MAXCOL], nc = 0;
     const char *k;
     json_t *v;
-    json_object_foreach(first, k, v) {
+    json_object_foreach(first, k, v)
+    {
         if (nc == MAXCOL)
             break;
         cols[nc] = k;
@@ -505,7 +508,8 @@ void cli_print_rows(const struct cli *cli, json_t *rows)
     size_t i;
     json_t *row;
     char val[256];
-    json_array_foreach(rows, i, row) {
+    json_array_foreach(rows, i, row)
+    {
         for (int c = 0; c < nc; c++) {
             scalar(json_object_get(row, cols[c]), val, sizeof(val));
             if ((int)strlen(val) > w[c])
@@ -517,7 +521,8 @@ void cli_print_rows(const struct cli *cli, json_t *rows)
             printf("%-*s  ", w[c], cols[c]);
         else
             printf("%s\n", cols[c]);
-    json_array_foreach(rows, i, row) {
+    json_array_foreach(rows, i, row)
+    {
         for (int c = 0; c < nc; c++) {
             scalar(json_object_get(row, cols[c]), val, sizeof(val));
             if (c + 1 < nc)

@@ -233,8 +233,8 @@ int bb_client_enqueue(struct bb_client *c, const struct bb_episode_buf *e, const
  * released; caller owns it afterwards) and its key into key (borrowed
  * buffer, BB_CLIENT_KEY_MAX + 1 bytes; may be NULL). *steps (may be NULL)
  * receives the steps recorded. */
-int bb_client_episode_load(struct bb_client *c, int64_t id, struct bb_episode_buf *out,
-                           char *key, int *steps) BB_WARN_UNUSED;
+int bb_client_episode_load(struct bb_client *c, int64_t id, struct bb_episode_buf *out, char *key,
+                           int *steps) BB_WARN_UNUSED;
 
 /* Counts of the state store: open episodes and finished unsent ones. */
 int bb_client_pending(struct bb_client *c, long *open, long *unsent) BB_WARN_UNUSED;
@@ -248,8 +248,9 @@ typedef void (*bb_client_progress_fn)(void *user, size_t done, size_t total);
  * retries, 401, K_max) and returns it; an episode the daemon rejects as
  * invalid (422/400/409 key conflict), or that fails the local validation, is
  * marked rejected, kept in the file for inspection, and the flush goes on;
- * the return value is then the first such error. progress (may be NULL) is called with user after each.
- * *sent (may be NULL) receives the number acknowledged in this call. */
+ * the return value is then the first such error. progress (may be NULL) is
+ * called with user after each episode. *sent (may be NULL) receives the
+ * number acknowledged in this call. */
 int bb_client_flush(struct bb_client *c, bb_client_progress_fn progress, void *user,
                     size_t *sent) BB_WARN_UNUSED;
 

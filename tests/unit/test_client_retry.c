@@ -33,9 +33,9 @@ static void test_transient_classification(void **state)
     (void)state;
     static const struct {
         int err, transient;
-    } t[] = {{BB_ENET, 1},      {BB_ESERVER, 1},   {BB_EAUTH, 0},  {BB_EINVAL, 0},
-             {BB_ECONFLICT, 0}, {BB_EFULL, 0},     {BB_EPROTO, 0}, {BB_ENOTFOUND, 0},
-             {BB_ENOMEM, 0},    {BB_EIO, 0},       {BB_OK, 0}};
+    } t[] = {{BB_ENET, 1},      {BB_ESERVER, 1}, {BB_EAUTH, 0},  {BB_EINVAL, 0},
+             {BB_ECONFLICT, 0}, {BB_EFULL, 0},   {BB_EPROTO, 0}, {BB_ENOTFOUND, 0},
+             {BB_ENOMEM, 0},    {BB_EIO, 0},     {BB_OK, 0}};
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
         assert_int_equal(retry_is_transient(t[i].err), t[i].transient);
 }
@@ -48,15 +48,23 @@ static void test_status_mapping(void **state)
         const char *title;
         int err;
     } t[] = {
-        {200, NULL, BB_OK},           {201, NULL, BB_OK},
-        {304, NULL, BB_OK},           {400, "malformed JSON", BB_EPROTO},
-        {401, NULL, BB_EAUTH},        {403, NULL, BB_EAUTH},
-        {404, NULL, BB_ENOTFOUND},    {409, "Idempotency-Key reused", BB_ECONFLICT},
-        {409, "K_max reached", BB_EFULL}, {409, "episode budget exhausted", BB_EFULL},
+        {200, NULL, BB_OK},
+        {201, NULL, BB_OK},
+        {304, NULL, BB_OK},
+        {400, "malformed JSON", BB_EPROTO},
+        {401, NULL, BB_EAUTH},
+        {403, NULL, BB_EAUTH},
+        {404, NULL, BB_ENOTFOUND},
+        {409, "Idempotency-Key reused", BB_ECONFLICT},
+        {409, "K_max reached", BB_EFULL},
+        {409, "episode budget exhausted", BB_EFULL},
         {409, "The update cap N_max is reached", BB_ECAP},
-        {413, NULL, BB_EINVAL},       {415, NULL, BB_EPROTO},
-        {422, "invalid episode", BB_EINVAL}, {500, NULL, BB_ESERVER},
-        {503, NULL, BB_ESERVER},      {599, NULL, BB_ESERVER},
+        {413, NULL, BB_EINVAL},
+        {415, NULL, BB_EPROTO},
+        {422, "invalid episode", BB_EINVAL},
+        {500, NULL, BB_ESERVER},
+        {503, NULL, BB_ESERVER},
+        {599, NULL, BB_ESERVER},
     };
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
         assert_int_equal(retry_status_err(t[i].status, t[i].title, NULL), t[i].err);
@@ -65,8 +73,8 @@ static void test_status_mapping(void **state)
 static void test_backoff_grows_and_caps(void **state)
 {
     (void)state;
-    struct bb_client_retry p = {.max_attempts = 10, .base_ms = 100, .cap_ms = 1000,
-                                .total_ms = 5000, .timeout_ms = 1000};
+    struct bb_client_retry p = {
+        .max_attempts = 10, .base_ms = 100, .cap_ms = 1000, .total_ms = 5000, .timeout_ms = 1000};
     /* jitter 0: half the nominal wait; jitter -> 1: the nominal wait. */
     assert_int_equal(retry_wait_ms(&p, 1, 0.0), 50);
     assert_int_equal(retry_wait_ms(&p, 2, 0.0), 100);
@@ -95,8 +103,8 @@ struct responder {
     int fd, port;
     const struct answer *script;
     int n, served;
-    char keys[16][160];    /* Idempotency-Key of each request */
-    char inm[16][160];     /* If-None-Match of each request */
+    char keys[16][160]; /* Idempotency-Key of each request */
+    char inm[16][160];  /* If-None-Match of each request */
     size_t body_len[16];
     pthread_t thread;
 };
@@ -189,8 +197,8 @@ static struct bb_client *client_for(int port)
     struct bb_client *c = NULL;
     snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
     assert_int_equal(bb_client_new(url, "clinic-token", NULL, &c), BB_OK);
-    struct bb_client_retry p = {.max_attempts = 4, .base_ms = 1, .cap_ms = 4, .total_ms = 2000,
-                                .timeout_ms = 2000};
+    struct bb_client_retry p = {
+        .max_attempts = 4, .base_ms = 1, .cap_ms = 4, .total_ms = 2000, .timeout_ms = 2000};
     assert_int_equal(bb_client_set_retry(c, &p), BB_OK);
     return c;
 }
