@@ -16,3 +16,10 @@ $(ENGINE_LIB): $(ENGINE_OBJ)
 
 $(BILLBOARDD): $(DAEMON_OBJ) $(ENGINE_LIB)
 	$(CC) $(LDFLAGS) -o $@ $(DAEMON_OBJ) $(ENGINE_LIB) $(DEP_LIBS)
+
+# The daemon's modules without main(), so unit tests can link them.
+DAEMON_LIB := $(O)/libbbdaemon.a
+$(DAEMON_LIB): $(filter-out $(O)/server/billboardd.o,$(DAEMON_OBJ))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+UNIT_LIBS += $(DAEMON_LIB)
