@@ -24,7 +24,8 @@ CLIENT_HEADERS := include/billboard/client.h include/billboard/billboard.h \
 
 all: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD) $(CLIENT_PC)
 UNIT_LIBS += $(CLIENT_LIB)
-TEST_DEPS += $(BILLBOARD)
+# The shared library too: tests/integration/43-install.sh installs it.
+TEST_DEPS += $(BILLBOARD) $(CLIENT_SO)
 
 # The proto/ objects (codec, policy, linear algebra) go into the library so a
 # clinic links one archive.
