@@ -12,7 +12,8 @@
  *     struct bb_client *c;
  *     bb_client_new("http://127.0.0.1:8080", token, "clinic.db", &c);
  *     bb_client_fetch_billboard(c, NULL);        // GET /v1/billboard, ETag cached
- *     bb_client_episode_begin(c, &id);           // records the billboard version
+ *     const struct bb_billboard *b = bb_client_billboard(c);
+ *     bb_client_episode_begin(c, b->H, b->A, b->d, b->version, &id);
  *     for (h = 1..H) {
  *         bb_client_recommend_local(c, h, phi, q, &a);   // the shared policy
  *         ... treat, observe reward r ...
@@ -42,12 +43,16 @@
  * Retries. Network errors and 5xx answers are retried with exponential
  * backoff (base, doubling, capped per wait, plus jitter) until max_attempts
  * or until the total time spent waiting would exceed total_ms; 4xx answers are
- * never retried. Only idempotent requests are retried: GETs, and POST
- * /v1/episodes, which always carries an Idempotency-Key.
+ * never retried. Only requests that are safe to repeat are retried: GETs,
+ * DELETE, POST /v1/recommend (stores nothing) and POST /v1/episodes (always
+ * with an Idempotency-Key); POST /v1/clinics is not. Every call therefore
+ * returns within about max_attempts * timeout_ms + total_ms.
  *
  * Threads. A bb_client is used by one thread at a time; distinct clients may
  * be used concurrently (libcurl and libsodium are initialised once, safely).
- * Two clients must not share one state file at the same time.
+ * Processes may share a state file one after another (the CLI does); two
+ * clients flushing the same file at once would send some episodes twice,
+ * which the daemon answers as replays, so nothing is counted twice.
  *
  * Ownership. Every pointer a function returns or takes is marked below:
  * "caller owns" (the caller frees it), "borrowed" (valid until the stated
