@@ -31,6 +31,11 @@ endif
 .PHONY: all test unit-test integration-test bench run tidy clean install
 all:
 
+# The main job: billboardd on ./var/billboard.db and simulated clinics
+# against it over HTTP (deploy/run-demo); serves until Ctrl-C.
+run:
+	O=$(O) ./deploy/run-demo
+
 include proto/proto.mk
 include server/server.mk
 -include client/client.mk
