@@ -120,10 +120,12 @@ wrk -t2 -c64 -d"${SECS}s" -s "$TMP/post.lua" "$URL/v1/episodes" >"$TMP/wrk-post"
 after=$(curl -s "$URL/v1/privacy" | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["episodes"])')
 secs=$(awk '/requests in/ { s = $4; sub(/s,?$/, "", s); print s }' "$TMP/wrk-post")
 post=$(echo "($after - $before) / $secs" | bc -l)
+gc=$(curl -s "$URL/metrics" | awk '/^billboard_group_commits_total/ { c = $2 }
+    /^billboard_group_commit_jobs_total/ { j = $2 } END { if (c) printf "%.1f", j / c }')
 read -r n t < <("$O/bench_sqlite_loop" "$TMP/loop.db" 10 8 16 "$SECS")
 loop=$(echo "$n / $t" | bc -l)
 echo "durable POST /v1/episodes (H=10 A=8 d=16, $(wc -c <"$TMP/episode.json") bytes, 64 connections, ${SECS}s):"
-printf '  billboardd           %12.0f episodes/s committed (%s non-2xx)\n' "$post" \
-    "$(awk '/^non2xx/ { print $2 }' "$TMP/wrk-post")"
+printf '  billboardd           %12.0f episodes/s committed (%s non-2xx; %s requests per group commit)\n' \
+    "$post" "$(awk '/^non2xx/ { print $2 }' "$TMP/wrk-post")" "$gc"
 printf '  plain SQLite loop    %12.0f episodes/s (WAL, synchronous=FULL, one commit each)   ratio %.3f (goal >= 0.5)\n' \
     "$loop" "$(echo "$post / $loop" | bc -l)"

@@ -18,6 +18,8 @@ static atomic_ulong requests[BB_METRICS_ROUTES][NSTATUS + 1]; /* last: other */
 static atomic_ulong episodes_total;
 static atomic_ulong update_count;
 static atomic_ullong update_micros;
+static atomic_ulong commits, commit_jobs;
+static atomic_ullong commit_micros;
 
 void bb_metrics_request(int route, unsigned status)
 {
@@ -38,6 +40,14 @@ void bb_metrics_update_seconds(double s)
 {
     atomic_fetch_add_explicit(&update_count, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&update_micros, (unsigned long long)(s * 1e6),
+                              memory_order_relaxed);
+}
+
+void bb_metrics_commit(long jobs, double s)
+{
+    atomic_fetch_add_explicit(&commits, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&commit_jobs, (unsigned long)jobs, memory_order_relaxed);
+    atomic_fetch_add_explicit(&commit_micros, (unsigned long long)(s * 1e6),
                               memory_order_relaxed);
 }
 
@@ -112,6 +122,17 @@ char *bb_metrics_render(const char *const *route_names, const char *const *route
             "billboard_update_duration_seconds_sum %.6f\n"
             "billboard_update_duration_seconds_count %lu\n",
         (double)atomic_load(&update_micros) / 1e6, atomic_load(&update_count));
+    put(&b, "# HELP billboard_group_commits_total Writer transactions (group commits).\n"
+            "# TYPE billboard_group_commits_total counter\n"
+            "billboard_group_commits_total %lu\n"
+            "# HELP billboard_group_commit_jobs_total Requests applied by those transactions.\n"
+            "# TYPE billboard_group_commit_jobs_total counter\n"
+            "billboard_group_commit_jobs_total %lu\n"
+            "# HELP billboard_group_commit_seconds_total Time in those transactions.\n"
+            "# TYPE billboard_group_commit_seconds_total counter\n"
+            "billboard_group_commit_seconds_total %.6f\n",
+        atomic_load(&commits), atomic_load(&commit_jobs),
+        (double)atomic_load(&commit_micros) / 1e6);
     gauge(&b, "billboard_episodes", "Episodes stored (all time).", (double)g->episodes);
     gauge(&b, "billboard_max_episodes", "K_max.", (double)g->max_episodes);
     gauge(&b, "billboard_updates", "Updates charged (all time).", (double)g->updates);

@@ -25,6 +25,8 @@ struct bb_metrics_gauges {
 void bb_metrics_request(int route, unsigned status);
 void bb_metrics_episodes_add(long n);
 void bb_metrics_update_seconds(double s);
+/* One group commit of jobs jobs taking seconds s (fsync included). */
+void bb_metrics_commit(long jobs, double s);
 
 /* Renders every metric. route_names[i] and route_methods[i] label route i
  * (nroutes of them, borrowed). Returns a malloc'd string (caller frees) and

@@ -183,9 +183,12 @@ static int apply_clinic_revoke(struct bb_writer *w, struct bb_job *j)
 static void apply_batch(struct bb_writer *w, struct bb_job *batch)
 {
     struct bbd *d = w->d;
+    struct timespec t0, t1;
+    long jobs = 0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     long before = bb_engine_episodes(d->engine);
     int rc = atomic_load(&d->fatal) ? BB_EIO : bb_db_begin(d->db);
-    for (struct bb_job *j = batch; rc == BB_OK && j; j = j->next) {
+    for (struct bb_job *j = batch; rc == BB_OK && j; j = j->next, jobs++) {
         if (j->kind == BB_JOB_EPISODE)
             rc = apply_episode(w, j);
         else if (j->kind == BB_JOB_CLINIC_ADD)
@@ -200,6 +203,9 @@ static void apply_batch(struct bb_writer *w, struct bb_job *batch)
             bb_db_rollback(d->db);
         go_fatal(w, "group commit");
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    bb_metrics_commit(jobs, (double)(t1.tv_sec - t0.tv_sec) +
+                                (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     long added = bb_engine_episodes(d->engine) - before;
     for (struct bb_job *j = batch, *next; j; j = next) {
         next = j->next;
