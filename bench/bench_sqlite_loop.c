@@ -74,8 +74,7 @@ int main(int argc, char **argv)
             sqlite3_bind_int(node, 1, h);
             sqlite3_bind_int(node, 2, level);
             sqlite3_bind_int64(node, 3, k);
-            sqlite3_bind_blob(node, 4, noise, (int)((size_t)d * d * sizeof(double)),
-                              SQLITE_STATIC);
+            sqlite3_bind_blob(node, 4, noise, (int)((size_t)d * d * sizeof(double)), SQLITE_STATIC);
             sqlite3_step(node);
             sqlite3_reset(node);
         }

@@ -53,8 +53,7 @@ void bb_auth_free(struct bb_auth *a)
 void bb_auth_hash(const struct bb_auth *a, const char *token, size_t len,
                   unsigned char out[BB_AUTH_HASH])
 {
-    crypto_generichash(out, BB_AUTH_HASH, (const unsigned char *)token, len, a->key,
-                       BB_AUTH_KEY);
+    crypto_generichash(out, BB_AUTH_HASH, (const unsigned char *)token, len, a->key, BB_AUTH_KEY);
 }
 
 int bb_auth_set_admin(struct bb_auth *a, const char *token, size_t len)

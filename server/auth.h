@@ -20,8 +20,8 @@
 
 #include "billboard/err.h"
 
-#define BB_AUTH_KEY 32
-#define BB_AUTH_HASH 32
+#define BB_AUTH_KEY       32
+#define BB_AUTH_HASH      32
 #define BB_AUTH_TOKEN_MAX 64 /* bytes of a token string, NUL included */
 
 struct bb_auth;
@@ -43,8 +43,8 @@ void bb_auth_hash(const struct bb_auth *a, const char *token, size_t len,
 void bb_auth_new_token(char out[BB_AUTH_TOKEN_MAX]);
 
 /* Registry changes (writer thread, after the change is committed). */
-int bb_auth_add(struct bb_auth *a, int64_t id, const unsigned char *hash, int revoked)
-    BB_WARN_UNUSED;
+int bb_auth_add(struct bb_auth *a, int64_t id, const unsigned char *hash,
+                int revoked) BB_WARN_UNUSED;
 void bb_auth_revoke(struct bb_auth *a, int64_t id);
 /* 1 if clinic id is enrolled and not revoked. */
 int bb_auth_active(struct bb_auth *a, int64_t id);
@@ -52,7 +52,6 @@ int bb_auth_active(struct bb_auth *a, int64_t id);
 /* Checks an Authorization header value (may be NULL) against the admin
  * token / the active clinics. BB_OK (and *clinic) or BB_EAUTH. */
 int bb_auth_admin(struct bb_auth *a, const char *authorization) BB_WARN_UNUSED;
-int bb_auth_clinic(struct bb_auth *a, const char *authorization, int64_t *clinic)
-    BB_WARN_UNUSED;
+int bb_auth_clinic(struct bb_auth *a, const char *authorization, int64_t *clinic) BB_WARN_UNUSED;
 
 #endif

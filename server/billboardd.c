@@ -46,7 +46,7 @@ struct opts {
     struct bb_http_opts http;
     size_t max_body;
     int print_params, print_routes;
-    struct bb_params given;      /* defaults + configuration flags */
+    struct bb_params given; /* defaults + configuration flags */
     const char *gname[MAX_GIVEN], *gval[MAX_GIVEN];
     int ngiven;
 };
@@ -108,8 +108,11 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
     o->listen = "127.0.0.1";
     o->port = 8080;
     o->max_body = 1 << 20;
-    o->http = (struct bb_http_opts){.threads = 2, .conn_limit = 1024, .per_ip_limit = 256,
-                                    .timeout_s = 30, .conn_memory = 65536};
+    o->http = (struct bb_http_opts){.threads = 2,
+                                    .conn_limit = 1024,
+                                    .per_ip_limit = 256,
+                                    .timeout_s = 30,
+                                    .conn_memory = 65536};
     bb_params_defaults(&o->given);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -127,21 +130,21 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
             o->print_routes = 1;
             continue;
         }
-#define STR_OPT(flag, field)                                                                   \
-    if (strcmp(a, flag) == 0) {                                                                \
-        if (!v)                                                                                \
-            goto missing;                                                                      \
-        field = v;                                                                             \
-        i++;                                                                                   \
-        continue;                                                                              \
+#define STR_OPT(flag, field)                                                                       \
+    if (strcmp(a, flag) == 0) {                                                                    \
+        if (!v)                                                                                    \
+            goto missing;                                                                          \
+        field = v;                                                                                 \
+        i++;                                                                                       \
+        continue;                                                                                  \
     }
-#define NUM_OPT(flag, field, lo, hi)                                                           \
-    if (strcmp(a, flag) == 0) {                                                                \
-        if (parse_uint(v, hi, &n) != BB_OK || n + 1 < (lo) + 1UL)                                        \
-            goto bad;                                                                          \
-        field = n;                                                                             \
-        i++;                                                                                   \
-        continue;                                                                              \
+#define NUM_OPT(flag, field, lo, hi)                                                               \
+    if (strcmp(a, flag) == 0) {                                                                    \
+        if (parse_uint(v, hi, &n) != BB_OK || n + 1 < (lo) + 1UL)                                  \
+            goto bad;                                                                              \
+        field = n;                                                                                 \
+        i++;                                                                                       \
+        continue;                                                                                  \
     }
         STR_OPT("--db", o->db)
         STR_OPT("--listen", o->listen)
@@ -218,13 +221,13 @@ static char *config_dump(const struct bb_params *p)
     snprintf(b[4], 40, "%.17g", p->failure_prob);
     snprintf(b[5], 40, "%.17g", p->update_ratio);
     snprintf(b[6], 40, "%.17g", p->beta);
-    json_t *o = json_pack("{s:i, s:i, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s}",
-                          "H", p->H, "d", p->d, "A", p->A, "K_max", (json_int_t)p->K_max,
-                          "rho", b[0], "epsilon", b[1], "delta", b[2], "gram_share", b[3],
-                          "failure_prob", b[4], "update_ratio", b[5], "beta", b[6],
-                          "max_updates_cap", (json_int_t)p->max_updates_cap, "calibration",
-                          p->calibration == BB_CAL_PAPER ? "paper" : "corrected",
-                          "update_rule", p->update_rule == BB_UPDATE_EVERY ? "every" : "rare");
+    json_t *o =
+        json_pack("{s:i, s:i, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s}", "H",
+                  p->H, "d", p->d, "A", p->A, "K_max", (json_int_t)p->K_max, "rho", b[0], "epsilon",
+                  b[1], "delta", b[2], "gram_share", b[3], "failure_prob", b[4], "update_ratio",
+                  b[5], "beta", b[6], "max_updates_cap", (json_int_t)p->max_updates_cap,
+                  "calibration", p->calibration == BB_CAL_PAPER ? "paper" : "corrected",
+                  "update_rule", p->update_rule == BB_UPDATE_EVERY ? "every" : "rare");
     char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(o);
     return s;
@@ -238,11 +241,11 @@ static int config_load(const char *s, struct bb_params *p)
     json_int_t H, d, A, K, cap;
     bb_params_defaults(p);
     int rc = BB_EIO;
-    if (!o || json_unpack(o, "{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s}",
-                          "H", &H, "d", &d, "A", &A, "K_max", &K, "rho", &rho, "epsilon", &eps,
-                          "delta", &delta, "gram_share", &f, "failure_prob", &fp,
-                          "update_ratio", &c, "beta", &beta, "max_updates_cap", &cap,
-                          "calibration", &cal, "update_rule", &rule) != 0)
+    if (!o ||
+        json_unpack(o, "{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s}",
+                    "H", &H, "d", &d, "A", &A, "K_max", &K, "rho", &rho, "epsilon", &eps, "delta",
+                    &delta, "gram_share", &f, "failure_prob", &fp, "update_ratio", &c, "beta",
+                    &beta, "max_updates_cap", &cap, "calibration", &cal, "update_rule", &rule) != 0)
         goto out;
     p->H = (int)H;
     p->d = (int)d;
@@ -324,8 +327,8 @@ static int load_node(void *ctx, int h, int level, int64_t leaf, const double *no
         return BB_OK; /* a dead node: its bit of n is clear (tree.h) */
     int rc = bb_engine_load_node(d->engine, h, level, (long)leaf, noise);
     if (rc != BB_OK)
-        fprintf(stderr, "billboardd: stored node h=%d level=%d leaf=%lld is not the live one\n",
-                h, level, (long long)leaf);
+        fprintf(stderr, "billboardd: stored node h=%d level=%d leaf=%lld is not the live one\n", h,
+                level, (long long)leaf);
     return rc;
 }
 
@@ -529,7 +532,8 @@ static int setup(struct bbd *d, struct opts *o)
         goto out;
     if ((rc = admin_token(d, o->admin_file)) != BB_OK)
         goto out;
-    if ((rc = bb_db_pool_new(o->db, 4, &d->pool, why, sizeof(why))) != BB_OK) {
+    if ((rc = bb_db_pool_new(o->db, (int)o->http.threads + 2, &d->pool, why, sizeof(why))) !=
+        BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         goto out;
     }
@@ -605,8 +609,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "billboardd: cannot write %s\n", o.port_file);
         goto stop;
     }
-    fprintf(stderr, "billboardd: serving %s on %s port %u (episodes %ld, billboard v%ld)\n",
-            o.db, o.listen, port, d.stats.episodes, d.stats.version);
+    fprintf(stderr, "billboardd: serving %s on %s port %u (episodes %ld, billboard v%ld)\n", o.db,
+            o.listen, port, d.stats.episodes, d.stats.version);
     status = 0;
     for (;;) {
         struct timespec ts = {0, 200 * 1000 * 1000};

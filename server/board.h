@@ -26,11 +26,11 @@ struct MHD_Response;
 struct bb_board {
     atomic_int ref;
     uint64_t version;
-    char *body;                 /* owned: the served bytes */
+    char *body; /* owned: the served bytes */
     size_t len;
-    char etag[BB_ETAG_MAX];     /* quoted strong ETag */
-    struct bb_billboard bb;     /* owned, factored */
-    struct MHD_Response *resp;  /* owned reference: 200 with ETag */
+    char etag[BB_ETAG_MAX];    /* quoted strong ETag */
+    struct bb_billboard bb;    /* owned, factored */
+    struct MHD_Response *resp; /* owned reference: 200 with ETag */
 };
 
 /* The strong ETag of a billboard's bytes: "\"v<version>-<16 hex of BLAKE2b>\"". */

@@ -23,26 +23,26 @@
 
 /* What GET /v1/privacy and /metrics report; the writer refreshes it. */
 struct bbd_stats {
-    long episodes;     /* stored, all time */
-    long updates;      /* charged, all time (see writer.c) */
-    long version;      /* of the billboard served */
+    long episodes; /* stored, all time */
+    long updates;  /* charged, all time (see writer.c) */
+    long version;  /* of the billboard served */
 };
 
 struct bb_writer;
 
 struct bbd {
-    struct bb_params p;         /* derived; immutable once serving */
-    struct bb_rng rng;          /* tree noise; the engine borrows it */
+    struct bb_params p; /* derived; immutable once serving */
+    struct bb_rng rng;  /* tree noise; the engine borrows it */
     struct bb_engine *engine;
-    struct bb_db *db;           /* read-write, the writer's */
-    struct bb_db_pool *pool;    /* read-only, the HTTP threads' */
+    struct bb_db *db;        /* read-write, the writer's */
+    struct bb_db_pool *pool; /* read-only, the HTTP threads' */
     struct bb_auth *auth;
     struct bb_board_slot board;
     struct bb_writer *writer;
     pthread_mutex_t stats_mu;
     struct bbd_stats stats;
-    atomic_int fatal;           /* storage failed: stop and let recovery run */
-    size_t max_body;            /* request body cap, bytes */
+    atomic_int fatal; /* storage failed: stop and let recovery run */
+    size_t max_body;  /* request body cap, bytes */
 };
 
 #endif

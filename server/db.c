@@ -12,13 +12,25 @@
 #define SCHEMA_VERSION "1"
 
 enum stmt {
-    S_BEGIN, S_COMMIT, S_ROLLBACK, S_PING,
-    S_META_GET, S_META_PUT,
-    S_CLINIC_INS, S_CLINIC_REVOKE, S_CLINIC_EXISTS, S_CLINIC_ALL,
-    S_EP_INS, S_EP_ALL,
-    S_IDEM_GET, S_IDEM_PUT,
-    S_NODE_PUT, S_NODE_ALL,
-    S_BB_PUT, S_BB_GET, S_BB_LATEST,
+    S_BEGIN,
+    S_COMMIT,
+    S_ROLLBACK,
+    S_PING,
+    S_META_GET,
+    S_META_PUT,
+    S_CLINIC_INS,
+    S_CLINIC_REVOKE,
+    S_CLINIC_EXISTS,
+    S_CLINIC_ALL,
+    S_EP_INS,
+    S_EP_ALL,
+    S_IDEM_GET,
+    S_IDEM_PUT,
+    S_NODE_PUT,
+    S_NODE_ALL,
+    S_BB_PUT,
+    S_BB_GET,
+    S_BB_LATEST,
     S_COUNT
 };
 
@@ -158,8 +170,8 @@ int bb_db_open(const char *path, int readonly, struct bb_db **out, char *why, si
         goto out;
     if ((rc = pragma(db->h, "PRAGMA foreign_keys=ON", NULL, why, whylen)) != BB_OK)
         goto out;
-    if ((rc = pragma(db->h, "SELECT value FROM meta WHERE key = 'schema_version'",
-                     SCHEMA_VERSION, why, whylen)) != BB_OK)
+    if ((rc = pragma(db->h, "SELECT value FROM meta WHERE key = 'schema_version'", SCHEMA_VERSION,
+                     why, whylen)) != BB_OK)
         goto out;
     *out = db;
     return BB_OK;
@@ -182,8 +194,8 @@ void bb_db_close(struct bb_db *db)
 static sqlite3_stmt *stmt(struct bb_db *db, enum stmt i)
 {
     if (!db->st[i]) {
-        if (sqlite3_prepare_v3(db->h, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &db->st[i],
-                               NULL) != SQLITE_OK)
+        if (sqlite3_prepare_v3(db->h, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &db->st[i], NULL) !=
+            SQLITE_OK)
             return NULL;
     }
     sqlite3_reset(db->st[i]);
@@ -323,8 +335,7 @@ int bb_db_clinics_each(struct bb_db *db, bb_db_clinic_fn fn, void *ctx)
         if (sqlite3_column_bytes(s, 2) != BB_DB_HASH)
             goto out;
         rc = fn(ctx, sqlite3_column_int64(s, 0), (const char *)sqlite3_column_text(s, 1),
-                sqlite3_column_blob(s, 2), sqlite3_column_int64(s, 3),
-                sqlite3_column_int64(s, 4));
+                sqlite3_column_blob(s, 2), sqlite3_column_int64(s, 3), sqlite3_column_int64(s, 4));
         if (rc != 0)
             goto out;
     }
@@ -455,8 +466,8 @@ int bb_db_nodes_each(struct bb_db *db, int d, bb_db_node_fn fn, void *ctx)
         if ((size_t)sqlite3_column_bytes(s, 3) != n)
             goto out;
         memcpy(buf, sqlite3_column_blob(s, 3), n); /* aligned copy */
-        rc = fn(ctx, sqlite3_column_int(s, 0), sqlite3_column_int(s, 1),
-                sqlite3_column_int64(s, 2), buf);
+        rc = fn(ctx, sqlite3_column_int(s, 0), sqlite3_column_int(s, 1), sqlite3_column_int64(s, 2),
+                buf);
         if (rc != 0)
             goto out;
     }
@@ -485,8 +496,7 @@ int bb_db_billboard_put(struct bb_db *db, uint64_t version, uint64_t episode, co
     return run(s);
 }
 
-int bb_db_billboard_get(struct bb_db *db, int64_t version, char **body, size_t *len,
-                        char **etag)
+int bb_db_billboard_get(struct bb_db *db, int64_t version, char **body, size_t *len, char **etag)
 {
     sqlite3_stmt *s = stmt(db, version < 0 ? S_BB_LATEST : S_BB_GET);
     int rc = BB_EIO;

@@ -35,8 +35,8 @@ struct bb_db;
 /* Opens path (creating it and the schema unless readonly), sets and verifies
  * journal_mode=WAL and synchronous=FULL. On error *out is NULL and why says
  * what happened. */
-int bb_db_open(const char *path, int readonly, struct bb_db **out, char *why, size_t whylen)
-    BB_WARN_UNUSED;
+int bb_db_open(const char *path, int readonly, struct bb_db **out, char *why,
+               size_t whylen) BB_WARN_UNUSED;
 void bb_db_close(struct bb_db *db);
 
 /* Transactions: BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
@@ -49,8 +49,7 @@ int bb_db_ping(struct bb_db *db) BB_WARN_UNUSED;
 
 /* meta: *val is malloc'd (caller frees) and NUL-terminated beyond *len. */
 int bb_db_meta_get(struct bb_db *db, const char *key, void **val, size_t *len) BB_WARN_UNUSED;
-int bb_db_meta_put(struct bb_db *db, const char *key, const void *val, size_t len)
-    BB_WARN_UNUSED;
+int bb_db_meta_put(struct bb_db *db, const char *key, const void *val, size_t len) BB_WARN_UNUSED;
 
 /* Clinics. */
 int bb_db_clinic_insert(struct bb_db *db, const char *name, const unsigned char *hash,
@@ -59,8 +58,8 @@ int bb_db_clinic_insert(struct bb_db *db, const char *name, const unsigned char 
 int bb_db_clinic_revoke(struct bb_db *db, int64_t id, int64_t now) BB_WARN_UNUSED;
 /* Calls fn for every clinic in id order; stops at fn's first non-zero
  * return, which is returned. */
-typedef int (*bb_db_clinic_fn)(void *ctx, int64_t id, const char *name,
-                               const unsigned char *hash, int64_t created, int64_t revoked);
+typedef int (*bb_db_clinic_fn)(void *ctx, int64_t id, const char *name, const unsigned char *hash,
+                               int64_t created, int64_t revoked);
 int bb_db_clinics_each(struct bb_db *db, bb_db_clinic_fn fn, void *ctx) BB_WARN_UNUSED;
 
 /* Episodes, in commit order. */
@@ -68,8 +67,8 @@ int bb_db_episode_insert(struct bb_db *db, int64_t k, int64_t clinic, int64_t ve
                          const struct bb_episode_buf *e) BB_WARN_UNUSED;
 /* Calls fn for every stored episode in k order, e filled for H, A, d. */
 typedef int (*bb_db_episode_fn)(void *ctx, int64_t k, const struct bb_episode_buf *e);
-int bb_db_episodes_each(struct bb_db *db, int H, int A, int d, bb_db_episode_fn fn, void *ctx)
-    BB_WARN_UNUSED;
+int bb_db_episodes_each(struct bb_db *db, int H, int A, int d, bb_db_episode_fn fn,
+                        void *ctx) BB_WARN_UNUSED;
 
 /* Idempotency keys, scoped per clinic. get: BB_ENOTFOUND if unused;
  * *resp malloc'd, caller frees. */
@@ -79,15 +78,15 @@ int bb_db_idem_put(struct bb_db *db, int64_t clinic, const char *key, const unsi
                    int status, const char *resp, size_t len, int64_t episode) BB_WARN_UNUSED;
 
 /* Tree nodes: the live node of (h, level), d*d doubles. */
-int bb_db_node_put(struct bb_db *db, int h, int level, int64_t leaf, const double *noise, int d)
-    BB_WARN_UNUSED;
+int bb_db_node_put(struct bb_db *db, int h, int level, int64_t leaf, const double *noise,
+                   int d) BB_WARN_UNUSED;
 typedef int (*bb_db_node_fn)(void *ctx, int h, int level, int64_t leaf, const double *noise);
 int bb_db_nodes_each(struct bb_db *db, int d, bb_db_node_fn fn, void *ctx) BB_WARN_UNUSED;
 
 /* Billboards: the exact bytes served, by version; y_noisy may be NULL (v0). */
 int bb_db_billboard_put(struct bb_db *db, uint64_t version, uint64_t episode, const char *etag,
-                        const char *body, size_t len, const double *y_noisy, size_t ny)
-    BB_WARN_UNUSED;
+                        const char *body, size_t len, const double *y_noisy,
+                        size_t ny) BB_WARN_UNUSED;
 /* version < 0: the latest. *body and *etag malloc'd, caller frees. */
 int bb_db_billboard_get(struct bb_db *db, int64_t version, char **body, size_t *len,
                         char **etag) BB_WARN_UNUSED;
@@ -95,8 +94,8 @@ int bb_db_billboard_get(struct bb_db *db, int64_t version, char **body, size_t *
 /* A pool of read-only connections for the HTTP threads. get() blocks
  * while all are lent; put() gives one back. */
 struct bb_db_pool;
-int bb_db_pool_new(const char *path, int n, struct bb_db_pool **out, char *why, size_t whylen)
-    BB_WARN_UNUSED;
+int bb_db_pool_new(const char *path, int n, struct bb_db_pool **out, char *why,
+                   size_t whylen) BB_WARN_UNUSED;
 void bb_db_pool_free(struct bb_db_pool *p);
 struct bb_db *bb_db_pool_get(struct bb_db_pool *p);
 void bb_db_pool_put(struct bb_db_pool *p, struct bb_db *db);

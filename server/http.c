@@ -25,8 +25,7 @@ struct bb_http {
     struct bbd *d;
 };
 
-enum MHD_Result bb_http_reply_resp(struct bb_req *r, unsigned status,
-                                   struct MHD_Response *resp)
+enum MHD_Result bb_http_reply_resp(struct bb_req *r, unsigned status, struct MHD_Response *resp)
 {
     r->answered = 1;
     r->status = status;
@@ -47,16 +46,14 @@ enum MHD_Result bb_http_reply(struct bb_req *r, unsigned status, const char *cty
     return ret;
 }
 
-enum MHD_Result bb_http_problem(struct bb_req *r, int err, const char *detail,
-                                const char *pointer)
+enum MHD_Result bb_http_problem(struct bb_req *r, int err, const char *detail, const char *pointer)
 {
     size_t len = 0;
     char *body = bb_problem_json(err, detail && *detail ? detail : NULL,
                                  pointer && *pointer ? pointer : NULL, &len);
     if (!body)
         return MHD_NO;
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
     if (!resp) {
         free(body);
         return MHD_NO;
@@ -93,13 +90,13 @@ static int precheck(struct bbd *d, struct bb_req *r, const char **detail)
         return BB_EAUTH;
     if (!rt->has_body)
         return BB_OK;
-    if (!is_json(MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                             MHD_HTTP_HEADER_CONTENT_TYPE))) {
+    if (!is_json(
+            MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE))) {
         *detail = "send the body as application/json";
         return BBD_EMEDIA;
     }
-    const char *cl = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                 MHD_HTTP_HEADER_CONTENT_LENGTH);
+    const char *cl =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (cl) {
         char *end;
         errno = 0;
@@ -113,9 +110,8 @@ static int precheck(struct bbd *d, struct bb_req *r, const char **detail)
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **req_cls)
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **req_cls)
 {
     struct bbd *d = cls;
     struct bb_req *r = *req_cls;
@@ -207,8 +203,8 @@ static void on_log(void *cls, const char *fmt, va_list ap)
     vfprintf(stderr, fmt, ap);
 }
 
-int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **out,
-                  unsigned *port, char *why, size_t whylen)
+int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **out, unsigned *port,
+                  char *why, size_t whylen)
 {
     int rc = BB_ENOMEM;
     struct sockaddr_storage ss;
@@ -236,8 +232,7 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
     }
     h->mhd = MHD_start_daemon(
         flags, (uint16_t)o->port, NULL, NULL, on_request, d, MHD_OPTION_EXTERNAL_LOGGER, on_log,
-        NULL, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE, o->threads,
+        NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE, o->threads,
         MHD_OPTION_CONNECTION_LIMIT, o->conn_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         o->per_ip_limit, MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, o->conn_memory, MHD_OPTION_NOTIFY_COMPLETED,

@@ -28,35 +28,35 @@ struct bb_req {
     const struct bb_route *route;
     int route_idx;
     struct MHD_Connection *conn;
-    char param[64];              /* the {…} path segment, if any */
-    char *body;                  /* owned, NUL-terminated */
+    char param[64]; /* the {…} path segment, if any */
+    char *body;     /* owned, NUL-terminated */
     size_t len, cap;
-    size_t dropped;              /* bytes discarded past the cap */
-    int too_big;                 /* body over the cap: answer 413 at the end */
-    int answered;                /* a response is queued */
-    unsigned status;             /* the status answered, for metrics */
-    int64_t clinic;              /* authenticated clinic */
-    int submitted;               /* job handed to the writer */
+    size_t dropped;  /* bytes discarded past the cap */
+    int too_big;     /* body over the cap: answer 413 at the end */
+    int answered;    /* a response is queued */
+    unsigned status; /* the status answered, for metrics */
+    int64_t clinic;  /* authenticated clinic */
+    int submitted;   /* job handed to the writer */
     struct bb_job job;
     char token[BB_AUTH_TOKEN_MAX]; /* clinic add: plaintext, wiped on free */
 };
 
 /* Server limits and where to listen. */
 struct bb_http_opts {
-    const char *listen;          /* IPv4 or IPv6 literal */
-    unsigned port;               /* 0: ephemeral */
-    unsigned threads;            /* polling threads */
-    unsigned conn_limit;         /* total connections */
-    unsigned per_ip_limit;       /* connections per client address */
-    unsigned timeout_s;          /* idle connection timeout */
-    size_t conn_memory;          /* per-connection memory pool, bytes */
+    const char *listen;    /* IPv4 or IPv6 literal */
+    unsigned port;         /* 0: ephemeral */
+    unsigned threads;      /* polling threads */
+    unsigned conn_limit;   /* total connections */
+    unsigned per_ip_limit; /* connections per client address */
+    unsigned timeout_s;    /* idle connection timeout */
+    size_t conn_memory;    /* per-connection memory pool, bytes */
 };
 
 struct bb_http;
 
 /* Starts serving d. *port receives the bound port. */
-int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **out,
-                  unsigned *port, char *why, size_t whylen) BB_WARN_UNUSED;
+int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **out, unsigned *port,
+                  char *why, size_t whylen) BB_WARN_UNUSED;
 /* Stops accepting new connections (in-flight requests continue). */
 void bb_http_quiesce(struct bb_http *h);
 /* Waits up to ms for open connections to finish, then stops and frees. */
@@ -66,10 +66,8 @@ void bb_http_stop(struct bb_http *h, int ms);
 enum MHD_Result bb_http_reply(struct bb_req *r, unsigned status, const char *ctype,
                               const char *body, size_t len);
 /* Answers with a pre-built response (borrowed; MHD takes its own reference). */
-enum MHD_Result bb_http_reply_resp(struct bb_req *r, unsigned status,
-                                   struct MHD_Response *resp);
+enum MHD_Result bb_http_reply_resp(struct bb_req *r, unsigned status, struct MHD_Response *resp);
 /* The one way errors are answered: status from bb_problem_status(err). */
-enum MHD_Result bb_http_problem(struct bb_req *r, int err, const char *detail,
-                                const char *pointer);
+enum MHD_Result bb_http_problem(struct bb_req *r, int err, const char *detail, const char *pointer);
 
 #endif

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const unsigned statuses[] = {200, 201, 204, 304, 400, 401, 404, 405,
-                                    409, 413, 415, 422, 500, 503};
+static const unsigned statuses[] = {200, 201, 204, 304, 400, 401, 404,
+                                    405, 409, 413, 415, 422, 500, 503};
 #define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
 
 static atomic_ulong requests[BB_METRICS_ROUTES][NSTATUS + 1]; /* last: other */
@@ -39,16 +39,14 @@ void bb_metrics_episodes_add(long n)
 void bb_metrics_update_seconds(double s)
 {
     atomic_fetch_add_explicit(&update_count, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&update_micros, (unsigned long long)(s * 1e6),
-                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&update_micros, (unsigned long long)(s * 1e6), memory_order_relaxed);
 }
 
 void bb_metrics_commit(long jobs, double s)
 {
     atomic_fetch_add_explicit(&commits, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&commit_jobs, (unsigned long)jobs, memory_order_relaxed);
-    atomic_fetch_add_explicit(&commit_micros, (unsigned long long)(s * 1e6),
-                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&commit_micros, (unsigned long long)(s * 1e6), memory_order_relaxed);
 }
 
 struct buf {
@@ -106,31 +104,37 @@ char *bb_metrics_render(const char *const *route_names, const char *const *route
             const char *name = r < nroutes ? route_names[r] : "unmatched";
             const char *method = r < nroutes ? route_methods[r] : "any";
             if (s < NSTATUS)
-                put(&b, "billboard_http_requests_total{route=\"%s\",method=\"%s\",code=\"%u\"} %lu\n",
+                put(&b,
+                    "billboard_http_requests_total{route=\"%s\",method=\"%s\",code=\"%u\"} %lu\n",
                     name, method, statuses[s], v);
             else
-                put(&b, "billboard_http_requests_total{route=\"%s\",method=\"%s\",code=\"other\"} %lu\n",
+                put(&b,
+                    "billboard_http_requests_total{route=\"%s\",method=\"%s\",code=\"other\"} "
+                    "%lu\n",
                     name, method, v);
         }
     }
-    put(&b, "# HELP billboard_episodes_accepted_total Episodes committed by this process.\n"
-            "# TYPE billboard_episodes_accepted_total counter\n"
-            "billboard_episodes_accepted_total %lu\n",
+    put(&b,
+        "# HELP billboard_episodes_accepted_total Episodes committed by this process.\n"
+        "# TYPE billboard_episodes_accepted_total counter\n"
+        "billboard_episodes_accepted_total %lu\n",
         atomic_load(&episodes_total));
-    put(&b, "# HELP billboard_update_duration_seconds Time of LSVI updates run by this process.\n"
-            "# TYPE billboard_update_duration_seconds summary\n"
-            "billboard_update_duration_seconds_sum %.6f\n"
-            "billboard_update_duration_seconds_count %lu\n",
+    put(&b,
+        "# HELP billboard_update_duration_seconds Time of LSVI updates run by this process.\n"
+        "# TYPE billboard_update_duration_seconds summary\n"
+        "billboard_update_duration_seconds_sum %.6f\n"
+        "billboard_update_duration_seconds_count %lu\n",
         (double)atomic_load(&update_micros) / 1e6, atomic_load(&update_count));
-    put(&b, "# HELP billboard_group_commits_total Writer transactions (group commits).\n"
-            "# TYPE billboard_group_commits_total counter\n"
-            "billboard_group_commits_total %lu\n"
-            "# HELP billboard_group_commit_jobs_total Requests applied by those transactions.\n"
-            "# TYPE billboard_group_commit_jobs_total counter\n"
-            "billboard_group_commit_jobs_total %lu\n"
-            "# HELP billboard_group_commit_seconds_total Time in those transactions.\n"
-            "# TYPE billboard_group_commit_seconds_total counter\n"
-            "billboard_group_commit_seconds_total %.6f\n",
+    put(&b,
+        "# HELP billboard_group_commits_total Writer transactions (group commits).\n"
+        "# TYPE billboard_group_commits_total counter\n"
+        "billboard_group_commits_total %lu\n"
+        "# HELP billboard_group_commit_jobs_total Requests applied by those transactions.\n"
+        "# TYPE billboard_group_commit_jobs_total counter\n"
+        "billboard_group_commit_jobs_total %lu\n"
+        "# HELP billboard_group_commit_seconds_total Time in those transactions.\n"
+        "# TYPE billboard_group_commit_seconds_total counter\n"
+        "billboard_group_commit_seconds_total %.6f\n",
         atomic_load(&commits), atomic_load(&commit_jobs),
         (double)atomic_load(&commit_micros) / 1e6);
     gauge(&b, "billboard_episodes", "Episodes stored (all time).", (double)g->episodes);

@@ -59,9 +59,9 @@ char *bb_problem_json(int err, const char *detail, const char *pointer, size_t *
     const struct kind *k = find(err);
     char type[96];
     snprintf(type, sizeof(type), "urn:billboard:problem:%s", k ? k->slug : "internal");
-    json_t *o = json_pack("{s:s, s:s, s:i}", "type", type, "title",
-                          k ? k->title : "Internal server error", "status",
-                          (int)bb_problem_status(err));
+    json_t *o =
+        json_pack("{s:s, s:s, s:i}", "type", type, "title", k ? k->title : "Internal server error",
+                  "status", (int)bb_problem_status(err));
     char *s = NULL;
     if (!o)
         goto out;

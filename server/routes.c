@@ -143,8 +143,7 @@ static int parse_object(const struct bb_req *r, json_t **out, char *why, size_t 
     *out = NULL;
     json_t *o = json_loadb(r->body ? r->body : "", r->len, JSON_REJECT_DUPLICATES, &e);
     if (!o) {
-        snprintf(why, whylen, "invalid JSON at line %d column %d: %s", e.line, e.column,
-                 e.text);
+        snprintf(why, whylen, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
         return BB_EPROTO;
     }
     if (!json_is_object(o)) {
@@ -222,8 +221,8 @@ static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r)
     struct bb_board *b = bb_board_get(&d->board);
     const char *inm =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
-    enum MHD_Result ret = etag_matches(inm, b->etag) ? not_modified(r, b->etag)
-                                                     : bb_http_reply_resp(r, 200, b->resp);
+    enum MHD_Result ret =
+        etag_matches(inm, b->etag) ? not_modified(r, b->etag) : bb_http_reply_resp(r, 200, b->resp);
     bb_board_put(b);
     return ret;
 }
@@ -331,8 +330,7 @@ static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r)
     const char *key = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Idempotency-Key");
     if (!key_ok(key))
         return bb_http_problem(r, BBD_EHEADER,
-                               "Idempotency-Key must be 1 to 128 visible ASCII characters",
-                               NULL);
+                               "Idempotency-Key must be 1 to 128 visible ASCII characters", NULL);
     /* codec.h promises BB_EPROTO (400) for a non-object; the codec answers
      * BB_EINVAL for valid JSON of another type, so settle it here. */
     const char *p = r->body ? r->body : "";
@@ -465,10 +463,10 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
     double sg = bb_params_rho_gram_spent(p, s.episodes);
     double sy = bb_params_rho_y_spent(p, s.updates);
     json_t *o = json_object();
-    json_t *g = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_gram), "spent", num(sg),
-                          "remaining", num(p->rho_gram - sg));
-    json_t *y = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_y), "spent", num(sy),
-                          "remaining", num(p->rho_y - sy));
+    json_t *g = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_gram), "spent", num(sg), "remaining",
+                          num(p->rho_gram - sg));
+    json_t *y = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_y), "spent", num(sy), "remaining",
+                          num(p->rho_y - sy));
     if (o && g && y) {
         json_object_set_new(o, "private", json_boolean(p->is_private));
         json_object_set_new(o, "rho", num(p->rho));
@@ -507,9 +505,9 @@ static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r)
     if (r->submitted) {
         if (r->job.err != BB_OK)
             return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
-        json_t *out = json_pack("{s:I, s:s, s:s, s:I}", "id", (json_int_t)r->job.id, "name",
-                                r->job.name, "token", r->token, "created",
-                                (json_int_t)r->job.created);
+        json_t *out =
+            json_pack("{s:I, s:s, s:s, s:I}", "id", (json_int_t)r->job.id, "name", r->job.name,
+                      "token", r->token, "created", (json_int_t)r->job.created);
         char *s = out ? json_dumps(out, JSON_FLAGS) : NULL;
         json_decref(out);
         if (!s)
@@ -548,9 +546,9 @@ static int clinic_row(void *ctx, int64_t id, const char *name, const unsigned ch
 {
     json_t *a = ctx;
     (void)hash;
-    json_t *c = json_pack("{s:I, s:s, s:I, s:o}", "id", (json_int_t)id, "name", name, "created",
-                          (json_int_t)created, "revoked",
-                          revoked ? json_integer(revoked) : json_null());
+    json_t *c =
+        json_pack("{s:I, s:s, s:I, s:o}", "id", (json_int_t)id, "name", name, "created",
+                  (json_int_t)created, "revoked", revoked ? json_integer(revoked) : json_null());
     return c && json_array_append_new(a, c) == 0 ? 0 : BB_ENOMEM;
 }
 

@@ -47,6 +47,7 @@ struct bb_writer {
     int upd_ready, upd_rc;
     struct timespec upd_start;
     int upd_blocked; /* ECAP or ENOTPD reported once */
+    long failed_at;  /* episodes when an update last failed; -1 = none */
 };
 
 static void set_err(struct bb_job *j, int err, const char *field, const char *detail)
@@ -74,8 +75,10 @@ static void publish_stats(struct bb_writer *w)
 static void go_fatal(struct bb_writer *w, const char *what)
 {
     if (!atomic_exchange(&w->d->fatal, 1))
-        fprintf(stderr, "billboardd: storage failure (%s); stopping so that a restart "
-                        "recovers from what is committed\n", what);
+        fprintf(stderr,
+                "billboardd: storage failure (%s); stopping so that a restart "
+                "recovers from what is committed\n",
+                what);
 }
 
 /* Applies one episode inside the open transaction. Returns BB_OK when the
@@ -103,8 +106,7 @@ static int apply_episode(struct bb_writer *w, struct bb_job *j)
             j->err = BB_OK;
         } else {
             free(resp);
-            set_err(j, BBD_EKEYREUSE, NULL,
-                    "this Idempotency-Key was used with a different body");
+            set_err(j, BBD_EKEYREUSE, NULL, "this Idempotency-Key was used with a different body");
         }
         return BB_OK;
     }
@@ -142,8 +144,7 @@ static int apply_episode(struct bb_writer *w, struct bb_job *j)
     char body[96];
     int n = snprintf(body, sizeof(body), "{\"episode\":%ld,\"billboard_version\":%ld}", k,
                      d->stats.version);
-    if (bb_db_idem_put(d->db, j->clinic, j->key, j->body_hash, 201, body, (size_t)n, k) !=
-        BB_OK)
+    if (bb_db_idem_put(d->db, j->clinic, j->key, j->body_hash, 201, body, (size_t)n, k) != BB_OK)
         return BB_EIO;
     if (!(j->resp = strdup(body)))
         return BB_EIO;
@@ -204,8 +205,8 @@ static void apply_batch(struct bb_writer *w, struct bb_job *batch)
         go_fatal(w, "group commit");
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    bb_metrics_commit(jobs, (double)(t1.tv_sec - t0.tv_sec) +
-                                (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    bb_metrics_commit(jobs,
+                      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     long added = bb_engine_episodes(d->engine) - before;
     for (struct bb_job *j = batch, *next; j; j = next) {
         next = j->next;
@@ -256,6 +257,10 @@ static void maybe_begin(struct bb_writer *w)
 {
     struct bbd *d = w->d;
     if (w->upd || w->stop || atomic_load(&d->fatal) || !bb_engine_update_due(d->engine))
+        return;
+    /* Each begin is charged against N_max: after a failed update wait for
+     * new data rather than burn the cap on the same failure. */
+    if (w->failed_at == bb_engine_episodes(d->engine))
         return;
     int rc = bb_engine_update_begin(d->engine, &w->upd);
     if (rc != BB_OK) {
@@ -325,9 +330,10 @@ static void finish(struct bb_writer *w)
     bb_metrics_update_seconds((double)(now.tv_sec - w->upd_start.tv_sec) +
                               (double)(now.tv_nsec - w->upd_start.tv_nsec) / 1e9);
 out:
-    if (rc != BB_OK && !atomic_load(&d->fatal))
-        fprintf(stderr, "billboardd: update failed, billboard unchanged: %s\n",
-                bb_strerror(rc));
+    if (rc != BB_OK && !atomic_load(&d->fatal)) {
+        fprintf(stderr, "billboardd: update failed, billboard unchanged: %s\n", bb_strerror(rc));
+        w->failed_at = bb_engine_episodes(d->engine);
+    }
     free(body);
     bb_board_put(b);
     bb_update_free(w->upd);
@@ -374,6 +380,7 @@ int bb_writer_start(struct bbd *d, struct bb_writer **out)
     if (!w)
         return BB_ENOMEM;
     w->d = d;
+    w->failed_at = -1;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     publish_stats(w);

@@ -17,13 +17,12 @@ static void test_status_table(void **state)
         int err;
         unsigned status;
     } want[] = {
-        {BB_OK, 200},         {BB_EPROTO, 400},      {BBD_EHEADER, 400},
-        {BB_EAUTH, 401},      {BB_ENOTFOUND, 404},   {BBD_ENOROUTE, 404},
-        {BBD_EMETHOD, 405},   {BB_EFULL, 409},       {BBD_EKEYREUSE, 409},
-        {BB_ECONFLICT, 409},  {BB_ECAP, 409},        {BBD_ETOOBIG, 413},
-        {BBD_EMEDIA, 415},    {BB_EINVAL, 422},      {BB_ERANGE, 422},
-        {BB_EIO, 503},        {BB_ENOMEM, 503},      {BBD_EUNAVAIL, 503},
-        {BB_ELINALG, 500},    {BB_ENOTPD, 500},      {-9999, 500},
+        {BB_OK, 200},         {BB_EPROTO, 400},    {BBD_EHEADER, 400}, {BB_EAUTH, 401},
+        {BB_ENOTFOUND, 404},  {BBD_ENOROUTE, 404}, {BBD_EMETHOD, 405}, {BB_EFULL, 409},
+        {BBD_EKEYREUSE, 409}, {BB_ECONFLICT, 409}, {BB_ECAP, 409},     {BBD_ETOOBIG, 413},
+        {BBD_EMEDIA, 415},    {BB_EINVAL, 422},    {BB_ERANGE, 422},   {BB_EIO, 503},
+        {BB_ENOMEM, 503},     {BBD_EUNAVAIL, 503}, {BB_ELINALG, 500},  {BB_ENOTPD, 500},
+        {-9999, 500},
     };
     for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
         if (bb_problem_status(want[i].err) != want[i].status)
@@ -36,8 +35,8 @@ static void test_body(void **state)
 {
     (void)state;
     size_t len = 0;
-    char *s = bb_problem_json(BB_EINVAL, "feature row has L2 norm above 1", "/steps/0/features/1",
-                              &len);
+    char *s =
+        bb_problem_json(BB_EINVAL, "feature row has L2 norm above 1", "/steps/0/features/1", &len);
     assert_non_null(s);
     assert_int_equal(strlen(s), len);
     json_error_t e;
