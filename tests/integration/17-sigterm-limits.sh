@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Graceful SIGTERM under load (in-flight commits finish, every acknowledged
-# episode is stored, exit 0), and the connection limits: idle timeout,
-# per-IP connection limit.
+# episode is stored, exit 0), and the connection limits: per-connection
+# memory, idle timeout, per-IP connection limit.
 . "$(dirname "$0")/lib.sh"
 start_daemon --horizon 3 --dim 4 --actions 2 --max-episodes 100000 --rho 100000 \
-    --timeout 1 --per-ip-limit 3
+    --timeout 1 --per-ip-limit 3 --conn-memory 16384
 tok=$(enrol "clinic")
+
+# Per-connection memory: a header larger than the pool is refused (by
+# libmicrohttpd itself, hence not problem+json) and the daemon serves on.
+req GET /livez -H "X-Big: $(head -c 30000 /dev/zero | tr '\0' a)"
+expect_status 431
+req GET /livez
+expect_status 200
 
 # Per-IP limit 3 and idle timeout 1 s, seen from raw sockets.
 python3 - "$PORT" <<'PY' || fail "connection limits not enforced"
