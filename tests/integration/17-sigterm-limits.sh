@@ -72,7 +72,7 @@ episode 7 >"$TMP/e"
 : >"$TMP/acked"
 python3 "$TMP/client.py" "$PORT" "$tok" "$TMP/acked" "$TMP/e" &
 cpid=$!
-sleep 0.5
+sleep 1
 kill -TERM "$DAEMON_PID"
 rc=0
 wait "$DAEMON_PID" || rc=$?
