@@ -785,6 +785,14 @@ int bb_client_pending(struct bb_client *c, long *open, long *unsent)
     return rc;
 }
 
+int bb_client_prune(struct bb_client *c, long *pruned)
+{
+    int rc = need_store(c);
+    if (rc == BB_OK)
+        rc = statestore_prune(c->st, pruned);
+    return rc;
+}
+
 /* Errors that concern one episode only: the flush marks it and goes on. */
 static int episode_specific(int err)
 {

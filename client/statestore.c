@@ -9,10 +9,12 @@
  */
 #include "statestore.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "billboard/client.h"
 
@@ -71,6 +73,12 @@ int statestore_open(const char *path, struct statestore **out, char *why, size_t
     const char *msg = "cannot open";
 
     *out = NULL;
+    /* The file holds patients' features: readable by its owner only. SQLite
+     * gives the -wal and -shm files the mode of the database file. */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        goto out;
+    close(fd);
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
         goto out;
     sqlite3_busy_timeout(db, 5000);
@@ -559,6 +567,23 @@ int statestore_cache_put(struct statestore *s, const char *server, const char *b
     sqlite3_bind_blob(st, 3, body, (int)len, SQLITE_STATIC);
     if (sqlite3_step(st) != SQLITE_DONE)
         rc = BB_EIO;
+out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int statestore_prune(struct statestore *s, long *n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prep(s, "DELETE FROM episode WHERE state = 2", &st);
+    if (rc != BB_OK)
+        goto out;
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        rc = BB_EIO;
+        goto out;
+    }
+    if (n)
+        *n = (long)sqlite3_changes(s->db);
 out:
     sqlite3_finalize(st);
     return rc;

@@ -10,7 +10,8 @@
  * Episode life: open --finish--> unsent --ack--> sent
  *                                       \--4xx--> rejected
  * Every change is one transaction in WAL mode with synchronous=FULL: when a
- * function returns BB_OK the change is on disk. Features are stored as BLOBs
+ * function returns BB_OK the change is on disk. A new file is created with
+ * mode 0600: it holds the clinic's patients' features. Features are stored as BLOBs
  * of native doubles (the file is local to one machine).
  */
 #ifndef BB_CLIENT_STATESTORE_H
@@ -78,6 +79,10 @@ int statestore_mark_rejected(struct statestore *s, int64_t id, const char *reaso
 
 /* Number of episodes in state st. */
 int statestore_count(struct statestore *s, enum statestore_state st, long *n) BB_WARN_UNUSED;
+
+/* Deletes every sent episode with its steps (the daemon has them);
+ * *n (may be NULL) receives how many. */
+int statestore_prune(struct statestore *s, long *n) BB_WARN_UNUSED;
 
 /* The last billboard fetched from server (its base URL), as the daemon sent
  * it, and its ETag: lets a new process ask with If-None-Match and recommend

@@ -162,6 +162,7 @@ static const char episode_help[] =
     "       billboard episode finish [--id N] [--no-send]\n"
     "       billboard episode status [--json]\n"
     "       billboard episode abort [--id N]\n"
+    "       billboard episode prune\n"
     "\n"
     "Records one patient's episode in the local state file (--state), one step\n"
     "at a time, so nothing is lost if the clinic's machine crashes.\n"
@@ -174,6 +175,8 @@ static const char episode_help[] =
     "          (POST /v1/episodes, clinic token; --no-send only queues it)\n"
     "  status  the open episode and the number of unsent ones\n"
     "  abort   drops the open episode\n"
+    "  prune   deletes the episodes the daemon has acknowledged from the state\n"
+    "          file (their features are patients' data the daemon now holds)\n"
     "--id picks an episode; the default is the newest open one.\n"
     "Exit codes: see billboard --help.\n";
 
@@ -197,7 +200,7 @@ int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
         goto out;
     }
     if (strcmp(sub, "start") && strcmp(sub, "step") && strcmp(sub, "finish") &&
-        strcmp(sub, "status") && strcmp(sub, "abort")) {
+        strcmp(sub, "status") && strcmp(sub, "abort") && strcmp(sub, "prune")) {
         rc = cli_usage_error("unknown episode command '%s'", sub);
         goto out;
     }
@@ -238,6 +241,19 @@ int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
         else
             printf("episode %lld started: H=%d A=%d d=%d, billboard version %llu\n", (long long)eid,
                    b->H, b->A, b->d, (unsigned long long)b->version);
+        goto out;
+    }
+    if (strcmp(sub, "prune") == 0) {
+        long pruned = 0;
+        err = bb_client_prune(c, &pruned);
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "state file");
+            goto out;
+        }
+        if (cli->json)
+            printf("{\"pruned\": %ld}\n", pruned);
+        else
+            printf("%ld sent episode(s) deleted from the state file\n", pruned);
         goto out;
     }
     if (strcmp(sub, "status") == 0) {

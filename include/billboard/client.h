@@ -81,7 +81,7 @@ struct bb_client; /* opaque */
 /* Creates a client for the daemon at base_url (e.g. "http://127.0.0.1:8080",
  * no trailing "/v1"). token is the clinic's bearer token, or NULL for calls
  * that need none (billboard, privacy, config). state_path is the local state
- * store (SQLite file, created if missing) or NULL for none; the episode and
+ * store (SQLite file, created with mode 0600 if missing) or NULL for none; the episode and
  * flush calls then return BB_EINVAL. All three strings are copied; the token
  * copy is wiped with sodium_memzero by bb_client_free. On success *out is a
  * new client the caller owns (bb_client_free). Returns BB_OK, BB_EINVAL (bad
@@ -243,6 +243,12 @@ int bb_client_episode_load(struct bb_client *c, int64_t id, struct bb_episode_bu
 
 /* Counts of the state store: open episodes and finished unsent ones. */
 int bb_client_pending(struct bb_client *c, long *open, long *unsent) BB_WARN_UNUSED;
+
+/* Deletes from the state store every episode the daemon has acknowledged,
+ * features and all (data minimisation: the daemon holds them now). Open,
+ * unsent and rejected episodes stay. *pruned (may be NULL) receives how
+ * many were deleted. */
+int bb_client_prune(struct bb_client *c, long *pruned) BB_WARN_UNUSED;
 
 /* Called by bb_client_flush after every episode: done of total handled. */
 typedef void (*bb_client_progress_fn)(void *user, size_t done, size_t total);

@@ -4,8 +4,9 @@
 # step and submitted, invalid steps rejected with nothing stored, an episode
 # file submitted, a resend after a crash (acknowledged by the daemon but not
 # yet marked in the clinic's state file) replayed and counted once, a key
-# reused with another body refused (409), and the K_max refusal keeping the
-# episode queued.
+# reused with another body refused (409), the K_max refusal keeping the
+# episode queued, and prune deleting exactly the acknowledged episodes from a
+# state file created 0600.
 . "$(dirname "$0")/lib.sh"
 CLI="$O/billboard"
 [ -x "$CLI" ] || fail "no $CLI"
@@ -106,4 +107,13 @@ grep -q "K_max" "$TMP/err" || fail "K_max refusal not explained: $(cat "$TMP/err
 run 0 episode status --json
 [ "$(out 'd["unsent"]')" = 1 ] || fail "refused episode not kept"
 [ "$(episodes)" = 5 ] || fail "want 5 episodes"
+
+# The state file is the owner's only; prune keeps what is not yet delivered.
+[ "$(stat -c %a "$TMP/state.db")" = 600 ] || fail "state file mode $(stat -c %a "$TMP/state.db")"
+run 0 episode prune --json
+[ "$(out 'd["pruned"]')" = 4 ] || fail "prune: $(cat "$TMP/out")"
+run 0 episode status --json
+[ "$(out 'd["unsent"]')" = 1 ] || fail "prune dropped an unsent episode"
+run 0 episode prune --json
+[ "$(out 'd["pruned"]')" = 0 ] || fail "second prune: $(cat "$TMP/out")"
 echo ok

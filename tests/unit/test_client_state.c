@@ -18,8 +18,10 @@
 #include <unistd.h>
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include "billboard/client.h"
+#include "statestore.h"
 
 enum { H = 3, A = 2, D = 4 };
 
@@ -256,6 +258,58 @@ static void test_flush_sets_aside_invalid(void **state)
     bb_client_free(c);
 }
 
+/* The file holds patients' features: created 0600. Prune deletes exactly
+ * the acknowledged episodes. */
+static void test_mode_and_prune(void **state)
+{
+    struct fx *fx = *state;
+    struct statestore *st = NULL;
+    struct bb_episode_buf e = {0};
+    struct stat sb;
+    int64_t a, b, c, open_id;
+    long n = -1;
+    mode_t old = umask(022);
+    assert_int_equal(statestore_open(fx->path, &st, NULL, 0), BB_OK);
+    umask(old);
+    assert_int_equal(stat(fx->path, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0600);
+
+    assert_int_equal(bb_episode_buf_init(&e, H, A, D), BB_OK);
+    assert_int_equal(statestore_enqueue(st, &e, "ka", &a), BB_OK);
+    assert_int_equal(statestore_enqueue(st, &e, "kb", &b), BB_OK);
+    assert_int_equal(statestore_enqueue(st, &e, "kc", &c), BB_OK);
+    assert_int_equal(statestore_begin(st, H, A, D, 0, "kd", &open_id), BB_OK);
+    assert_int_equal(statestore_mark_sent(st, a, 1, 0), BB_OK);
+    assert_int_equal(statestore_mark_sent(st, a, 1, 0), BB_ENOTFOUND); /* only from unsent */
+    assert_int_equal(statestore_mark_rejected(st, b, "HTTP 422"), BB_OK);
+    assert_int_equal(statestore_prune(st, &n), BB_OK);
+    assert_int_equal(n, 1);
+    struct bb_episode_buf back = {0};
+    assert_int_equal(statestore_load(st, a, &back, NULL, NULL), BB_ENOTFOUND);
+    bb_episode_buf_release(&back);
+    long cnt = -1;
+    assert_int_equal(statestore_count(st, ST_REJECTED, &cnt), BB_OK);
+    assert_int_equal(cnt, 1);
+    assert_int_equal(statestore_count(st, ST_UNSENT, &cnt), BB_OK);
+    assert_int_equal(cnt, 1);
+    assert_int_equal(statestore_count(st, ST_OPEN, &cnt), BB_OK);
+    assert_int_equal(cnt, 1);
+    /* No step rows are left behind by the deleted episode. */
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM step WHERE episode = ?", -1, &q, NULL),
+        SQLITE_OK);
+    sqlite3_bind_int64(q, 1, a);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    bb_episode_buf_release(&e);
+    statestore_close(st);
+}
+
 static void test_new_key_is_fresh_hex(void **state)
 {
     (void)state;
@@ -275,6 +329,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_enqueue_keys_and_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_a_state_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flush_sets_aside_invalid, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mode_and_prune, setup, teardown),
         cmocka_unit_test(test_new_key_is_fresh_hex),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
