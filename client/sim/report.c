@@ -100,8 +100,11 @@ void bb_sim_report_table(FILE *f, const struct bb_sim_report_item *items, int n,
     for (int i = 0; i < n; i++) {
         const struct bb_sim_run *r = items[i].run;
         char eps[32];
-        fprintf(f, "| %s | %s | %g |", items[i].label, eps_str(r, eps, sizeof(eps)),
-                r->params.beta);
+        if (r->algo == BB_SIM_RANDOM) /* no curator: neither budget nor bonus */
+            fprintf(f, "| %s | — | — |", items[i].label);
+        else
+            fprintf(f, "| %s | %s | %g |", items[i].label, eps_str(r, eps, sizeof(eps)),
+                    r->params.beta);
         for (int c = 0; c < ncheck; c++) {
             if (checkpoints[c] <= r->episodes)
                 fprintf(f, " %.1f |", cum_at(r, checkpoints[c]));
