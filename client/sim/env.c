@@ -11,7 +11,7 @@
 
 /* Sizes above these make the dense tables unreasonable for a simulator. */
 #define ENV_MAX_STATES 100000
-#define ENV_MAX_TABLE (1L << 28)
+#define ENV_MAX_TABLE  (1L << 28)
 
 static int fail(char *why, size_t whylen, const char *fmt, ...)
 {
@@ -46,8 +46,8 @@ int bb_sim_env_alloc(int S, int A, int d, int H, struct bb_sim_env **out)
     e->trans = calloc((size_t)H * sa * S, sizeof(double));
     e->trans_cdf = calloc((size_t)H * sa * S, sizeof(double));
     e->init_cdf = calloc((size_t)S, sizeof(double));
-    if (!e->phi || !e->theta || !e->mu || !e->init || !e->reward || !e->trans ||
-        !e->trans_cdf || !e->init_cdf) {
+    if (!e->phi || !e->theta || !e->mu || !e->init || !e->reward || !e->trans || !e->trans_cdf ||
+        !e->init_cdf) {
         bb_sim_env_free(e);
         return BB_ENOMEM;
     }
@@ -109,8 +109,10 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
     double tot = 0.0;
     for (int s = 0; s < S; s++) {
         if (!isfinite(env->init[s]) || env->init[s] < 0)
-            return fail(why, whylen, "/initial_distribution/%d: probability %g is negative "
-                        "or not finite", s, env->init[s]);
+            return fail(why, whylen,
+                        "/initial_distribution/%d: probability %g is negative "
+                        "or not finite",
+                        s, env->init[s]);
         tot += env->init[s];
     }
     if (fabs(tot - 1.0) > 1e-9)
@@ -131,8 +133,8 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
                  * product is clamped; anything larger is a bad file. */
                 if (r < -1e-12 || r > 1.0 + 1e-12)
                     return fail(why, whylen,
-                                "reward r_%d(%d,%d) = phi.theta = %.17g is outside [0, 1]",
-                                h + 1, s, a, r);
+                                "reward r_%d(%d,%d) = phi.theta = %.17g is outside [0, 1]", h + 1,
+                                s, a, r);
                 env->reward[((size_t)h * S + s) * A + a] = r < 0 ? 0 : r > 1 ? 1 : r;
                 double *p = env->trans + (((size_t)h * S + s) * A + a) * S;
                 double sum = 0.0;
@@ -149,8 +151,8 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
                 }
                 if (fabs(sum - 1.0) > 1e-9)
                     return fail(why, whylen,
-                                "P_%d(. | %d,%d) sums to %.12g, not 1 (tolerance 1e-9)", h + 1,
-                                s, a, sum);
+                                "P_%d(. | %d,%d) sums to %.12g, not 1 (tolerance 1e-9)", h + 1, s,
+                                a, sum);
                 cumulate(p, S, env->trans_cdf + (((size_t)h * S + s) * A + a) * S);
             }
     }

@@ -25,16 +25,16 @@
 
 struct bb_sim_env {
     int S, A, d, H;
-    char name[64];      /* "simplex", "riverswim" or the file name */
-    double *phi;        /* owned: S*A*d, phi(s,a) at phi + (s*A + a)*d */
-    double *theta;      /* owned: H*d */
-    double *mu;         /* owned: H*d*S, mu_h(j, s') at mu + (h*d + j)*S + s' */
-    double *init;       /* owned: S, the initial distribution */
+    char name[64]; /* "simplex", "riverswim" or the file name */
+    double *phi;   /* owned: S*A*d, phi(s,a) at phi + (s*A + a)*d */
+    double *theta; /* owned: H*d */
+    double *mu;    /* owned: H*d*S, mu_h(j, s') at mu + (h*d + j)*S + s' */
+    double *init;  /* owned: S, the initial distribution */
     /* --- filled by bb_sim_env_finish --- */
-    double *reward;     /* owned: H*S*A */
-    double *trans;      /* owned: H*S*A*S, P_h(.|s,a) at trans + ((h*S + s)*A + a)*S */
-    double *trans_cdf;  /* owned: same layout, running sums for sampling */
-    double *init_cdf;   /* owned: S */
+    double *reward;    /* owned: H*S*A */
+    double *trans;     /* owned: H*S*A*S, P_h(.|s,a) at trans + ((h*S + s)*A + a)*S */
+    double *trans_cdf; /* owned: same layout, running sums for sampling */
+    double *init_cdf;  /* owned: S */
 };
 
 /* Allocates the parameter arrays (zeroed) of an environment of these sizes.
@@ -82,7 +82,7 @@ int bb_sim_env_riverswim(int S, int H, struct bb_sim_env **out) BB_WARN_UNUSED;
 /* Loads and validates path. On failure returns BB_EIO (unreadable),
  * BB_EPROTO (not JSON) or BB_EINVAL (wrong shape or values) with a message
  * in why naming the JSON path of the problem, e.g. "/mu/1/0: ...". */
-int bb_sim_env_load(const char *path, struct bb_sim_env **out, char *why, size_t whylen)
-    BB_WARN_UNUSED;
+int bb_sim_env_load(const char *path, struct bb_sim_env **out, char *why,
+                    size_t whylen) BB_WARN_UNUSED;
 
 #endif

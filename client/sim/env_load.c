@@ -73,8 +73,8 @@ static int read_array(const json_t *v, const int *shape, int ndim, double *out, 
     return BB_OK;
 }
 
-static int read_field(const json_t *root, const char *key, const int *shape, int ndim,
-                      double *out, char *why, size_t whylen)
+static int read_field(const json_t *root, const char *key, const int *shape, int ndim, double *out,
+                      char *why, size_t whylen)
 {
     char path[128];
     const json_t *v = json_object_get(root, key);
@@ -86,9 +86,9 @@ static int read_field(const json_t *root, const char *key, const int *shape, int
 
 int bb_sim_env_load(const char *path, struct bb_sim_env **out, char *why, size_t whylen)
 {
-    static const char *const known[] = {"S", "A", "d", "H", "initial_state",
-                                        "initial_distribution", "phi", "mu", "theta",
-                                        "comment", NULL};
+    static const char *const known[] = {
+        "S",  "A",     "d",       "H", "initial_state", "initial_distribution", "phi",
+        "mu", "theta", "comment", NULL};
     struct bb_sim_env *e = NULL;
     json_error_t jerr;
     int rc = BB_EINVAL;
@@ -112,7 +112,8 @@ int bb_sim_env_load(const char *path, struct bb_sim_env **out, char *why, size_t
     }
     const char *key;
     json_t *val;
-    json_object_foreach(root, key, val) {
+    json_object_foreach(root, key, val)
+    {
         int ok = 0;
         for (int i = 0; known[i]; i++)
             ok |= strcmp(key, known[i]) == 0;

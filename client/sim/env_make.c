@@ -98,8 +98,8 @@ int bb_sim_env_riverswim(int S, int H, struct bb_sim_env **out)
     for (int h = 0; h < H; h++) {
         double *th = e->theta + (size_t)h * d;
         double *mu = e->mu + (size_t)h * d * S;
-        th[0 * A + 0] = 0.005;       /* left in the first state */
-        th[(S - 1) * A + 1] = 1.0;   /* right in the last state */
+        th[0 * A + 0] = 0.005;     /* left in the first state */
+        th[(S - 1) * A + 1] = 1.0; /* right in the last state */
         for (int s = 0; s < S; s++) {
             double *left = mu + (size_t)(s * A + 0) * S, *right = mu + (size_t)(s * A + 1) * S;
             left[s > 0 ? s - 1 : 0] = 1.0;

@@ -20,10 +20,10 @@ struct shared {
     const char *url;
     const double *vstar;
     pthread_mutex_t mu;
-    long next;          /* next episode index to claim */
+    long next; /* next episode index to claim */
     long done;
-    uint64_t *version;  /* per episode: billboard version used */
-    int failed;         /* first error stops every clinic */
+    uint64_t *version; /* per episode: billboard version used */
+    int failed;        /* first error stops every clinic */
     int rc;
     char why[512];
 };
@@ -81,8 +81,8 @@ static void *clinic_main(void *arg)
         if (k < 0)
             break;
         if ((rc = bb_client_fetch_billboard(c, NULL)) != BB_OK) {
-            snprintf(msg, sizeof(msg), "%s (HTTP %d) %s", bb_strerror(rc),
-                     bb_client_last_status(c), bb_client_last_detail(c));
+            snprintf(msg, sizeof(msg), "%s (HTTP %d) %s", bb_strerror(rc), bb_client_last_status(c),
+                     bb_client_last_detail(c));
             set_error(sh, rc, "GET /v1/billboard: %s%s", msg, "");
             break;
         }
@@ -110,8 +110,7 @@ static void *clinic_main(void *arg)
         sh->version[k] = cached;
         if ((rc = bb_client_submit(c, &ep, NULL, NULL)) != BB_OK) {
             snprintf(msg, sizeof(msg), "%s (HTTP %d) %s: %s", bb_strerror(rc),
-                     bb_client_last_status(c), bb_client_last_title(c),
-                     bb_client_last_detail(c));
+                     bb_client_last_status(c), bb_client_last_title(c), bb_client_last_detail(c));
             set_error(sh, rc, "POST /v1/episodes: %s%s", msg, "");
             break;
         }
@@ -160,8 +159,8 @@ static int read_config(struct bb_sim_run *r, const char *url, char *why, size_t 
     r->algo = p->is_private ? BB_SIM_PRIVATE : BB_SIM_LSVI_UCB_RARE;
     if (p->H != r->env->H || p->d != r->env->d || p->A != r->env->A) {
         snprintf(why, whylen,
-                 "the daemon has H=%d d=%d A=%d but the environment %s has H=%d d=%d A=%d",
-                 p->H, p->d, p->A, r->env->name, r->env->H, r->env->d, r->env->A);
+                 "the daemon has H=%d d=%d A=%d but the environment %s has H=%d d=%d A=%d", p->H,
+                 p->d, p->A, r->env->name, r->env->H, r->env->d, r->env->A);
         rc = BB_EINVAL;
     }
 out:

@@ -22,43 +22,42 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "Usage: billboard-sim [options]\n"
-            "Plays K episodes from N simulated clinics against Private LSVI-UCB and\n"
-            "records the exact regret V*_1(x_1) - V^pi_1(x_1) of every episode.\n\n"
-            "Environment:\n"
-            "  --env NAME|FILE      simplex (default), riverswim, or a JSON file (docs/ENV.md)\n"
-            "  --states S           states (simplex: 50, riverswim: 6)\n"
-            "  --actions A          simplex actions (default 5)\n"
-            "  --dim d              simplex feature dimension (default 8)\n"
-            "  --horizon H          steps (simplex: 5, riverswim: 20)\n"
-            "  --alpha a            Dirichlet concentration of the simplex MDP (default 0.3)\n"
-            "  --env-seed N         seed of the simplex MDP (default 1)\n\n"
-            "Runs:\n"
-            "  --algo LIST          comma list of lsvi-ucb, lsvi-ucb-rare, private, paper,\n"
-            "                       random (default lsvi-ucb-rare,private,random)\n"
-            "  --episodes K         episodes per run (default 1000)\n"
-            "  --clinics N          concurrent clinics (default 1)\n"
-            "  --seed N             seed of the engine noise and the environment (default 1)\n"
-            "  --epsilon LIST       budgets for private and paper, one run each (default 10);\n"
-            "                       'inf' runs them non-private\n"
-            "  --beta B             bonus scale (default 1)\n"
-            "  --beta-sweep LIST    one run per beta, e.g. 0.1,0.3,1,3,10\n"
-            "  (also --delta --gram-share --failure-prob --update-ratio --max-updates\n"
-            "   --max-episodes, as for billboardd)\n\n"
-            "Over HTTP (instead of in-process):\n"
-            "  --server URL         play against a running billboardd through libbillboard;\n"
-            "                       its /v1/config fixes H, d, A, beta and the privacy budget\n"
-            "  --token-file FILE    clinic tokens, one per line; clinic i uses line i mod n\n"
-            "                       (default: BILLBOARD_TOKEN for every clinic)\n\n"
-            "Output:\n"
-            "  --csv FILE           CSV rows (default: none; '-' for stdout)\n"
-            "  --every M            a CSV row every M episodes (default K/1000)\n"
-            "  --summary FILE       Markdown table of the runs (default: stderr)\n"
-            "  --checkpoints LIST   episode counts of the table's regret columns\n"
-            "                       (default 1000,10000,100000)\n"
-            "  --plot PREFIX        PREFIX-regret.png and PREFIX-switches.png (gnuplot)\n"
-            "  --quiet              no progress on stderr\n");
+    fprintf(f, "Usage: billboard-sim [options]\n"
+               "Plays K episodes from N simulated clinics against Private LSVI-UCB and\n"
+               "records the exact regret V*_1(x_1) - V^pi_1(x_1) of every episode.\n\n"
+               "Environment:\n"
+               "  --env NAME|FILE      simplex (default), riverswim, or a JSON file (docs/ENV.md)\n"
+               "  --states S           states (simplex: 50, riverswim: 6)\n"
+               "  --actions A          simplex actions (default 5)\n"
+               "  --dim d              simplex feature dimension (default 8)\n"
+               "  --horizon H          steps (simplex: 5, riverswim: 20)\n"
+               "  --alpha a            Dirichlet concentration of the simplex MDP (default 0.3)\n"
+               "  --env-seed N         seed of the simplex MDP (default 1)\n\n"
+               "Runs:\n"
+               "  --algo LIST          comma list of lsvi-ucb, lsvi-ucb-rare, private, paper,\n"
+               "                       random (default lsvi-ucb-rare,private,random)\n"
+               "  --episodes K         episodes per run (default 1000)\n"
+               "  --clinics N          concurrent clinics (default 1)\n"
+               "  --seed N             seed of the engine noise and the environment (default 1)\n"
+               "  --epsilon LIST       budgets for private and paper, one run each (default 10);\n"
+               "                       'inf' runs them non-private\n"
+               "  --beta B             bonus scale (default 1)\n"
+               "  --beta-sweep LIST    one run per beta, e.g. 0.1,0.3,1,3,10\n"
+               "  (also --delta --gram-share --failure-prob --update-ratio --max-updates\n"
+               "   --max-episodes, as for billboardd)\n\n"
+               "Over HTTP (instead of in-process):\n"
+               "  --server URL         play against a running billboardd through libbillboard;\n"
+               "                       its /v1/config fixes H, d, A, beta and the privacy budget\n"
+               "  --token-file FILE    clinic tokens, one per line; clinic i uses line i mod n\n"
+               "                       (default: BILLBOARD_TOKEN for every clinic)\n\n"
+               "Output:\n"
+               "  --csv FILE           CSV rows (default: none; '-' for stdout)\n"
+               "  --every M            a CSV row every M episodes (default K/1000)\n"
+               "  --summary FILE       Markdown table of the runs (default: stderr)\n"
+               "  --checkpoints LIST   episode counts of the table's regret columns\n"
+               "                       (default 1000,10000,100000)\n"
+               "  --plot PREFIX        PREFIX-regret.png and PREFIX-switches.png (gnuplot)\n"
+               "  --quiet              no progress on stderr\n");
 }
 
 /* Splits a comma list of numbers ("inf" allowed) into out. */
@@ -153,24 +152,42 @@ static int parse_args(int argc, char **argv, struct opts *o)
         int rc = BB_OK;
         double tmp[MAX_LIST];
         int nt;
-        if (strcmp(a, "--env") == 0) o->env = v;
-        else if (strcmp(a, "--csv") == 0) o->csv = v;
-        else if (strcmp(a, "--summary") == 0) o->summary = v;
-        else if (strcmp(a, "--plot") == 0) o->plot = v;
-        else if (strcmp(a, "--server") == 0) o->server = v;
-        else if (strcmp(a, "--token-file") == 0) o->token_file = v;
-        else if (strcmp(a, "--states") == 0) rc = parse_long(v, 1, &o->S);
-        else if (strcmp(a, "--actions") == 0) rc = parse_long(v, 1, &o->A);
-        else if (strcmp(a, "--dim") == 0) rc = parse_long(v, 1, &o->d);
-        else if (strcmp(a, "--horizon") == 0) rc = parse_long(v, 1, &o->H);
-        else if (strcmp(a, "--env-seed") == 0) rc = parse_long(v, 0, &o->env_seed);
-        else if (strcmp(a, "--episodes") == 0) rc = parse_long(v, 1, &o->K);
-        else if (strcmp(a, "--clinics") == 0) rc = parse_long(v, 1, &o->clinics);
-        else if (strcmp(a, "--seed") == 0) rc = parse_long(v, 0, &o->seed);
-        else if (strcmp(a, "--every") == 0) rc = parse_long(v, 1, &o->every);
-        else if (strcmp(a, "--alpha") == 0) rc = parse_list(v, &o->alpha, 1, &nt);
-        else if (strcmp(a, "--epsilon") == 0) rc = parse_list(v, o->eps, MAX_LIST, &o->neps);
-        else if (strcmp(a, "--beta") == 0) rc = parse_list(v, o->betas, 1, &o->nbetas);
+        if (strcmp(a, "--env") == 0)
+            o->env = v;
+        else if (strcmp(a, "--csv") == 0)
+            o->csv = v;
+        else if (strcmp(a, "--summary") == 0)
+            o->summary = v;
+        else if (strcmp(a, "--plot") == 0)
+            o->plot = v;
+        else if (strcmp(a, "--server") == 0)
+            o->server = v;
+        else if (strcmp(a, "--token-file") == 0)
+            o->token_file = v;
+        else if (strcmp(a, "--states") == 0)
+            rc = parse_long(v, 1, &o->S);
+        else if (strcmp(a, "--actions") == 0)
+            rc = parse_long(v, 1, &o->A);
+        else if (strcmp(a, "--dim") == 0)
+            rc = parse_long(v, 1, &o->d);
+        else if (strcmp(a, "--horizon") == 0)
+            rc = parse_long(v, 1, &o->H);
+        else if (strcmp(a, "--env-seed") == 0)
+            rc = parse_long(v, 0, &o->env_seed);
+        else if (strcmp(a, "--episodes") == 0)
+            rc = parse_long(v, 1, &o->K);
+        else if (strcmp(a, "--clinics") == 0)
+            rc = parse_long(v, 1, &o->clinics);
+        else if (strcmp(a, "--seed") == 0)
+            rc = parse_long(v, 0, &o->seed);
+        else if (strcmp(a, "--every") == 0)
+            rc = parse_long(v, 1, &o->every);
+        else if (strcmp(a, "--alpha") == 0)
+            rc = parse_list(v, &o->alpha, 1, &nt);
+        else if (strcmp(a, "--epsilon") == 0)
+            rc = parse_list(v, o->eps, MAX_LIST, &o->neps);
+        else if (strcmp(a, "--beta") == 0)
+            rc = parse_list(v, o->betas, 1, &o->nbetas);
         else if (strcmp(a, "--beta-sweep") == 0)
             rc = parse_list(v, o->betas, MAX_LIST, &o->nbetas);
         else if (strcmp(a, "--checkpoints") == 0) {
@@ -402,12 +419,13 @@ int main(int argc, char **argv)
                 items[i].label, r->episodes, cum, r->switches[r->episodes - 1], r->updates,
                 r->seconds > 0 ? (double)r->episodes / r->seconds : 0.0, r->seconds);
         if (o.server)
-            fprintf(stderr, "%s: the daemon reports %ld updates (GET /v1/privacy); "
+            fprintf(stderr,
+                    "%s: the daemon reports %ld updates (GET /v1/privacy); "
                     "the clinics used %ld new versions\n",
                     items[i].label, r->updates, r->switches[r->episodes - 1]);
         if (r->notpd)
-            fprintf(stderr, "%s: %ld updates refused (noisy Gram matrix not PD)\n",
-                    items[i].label, r->notpd);
+            fprintf(stderr, "%s: %ld updates refused (noisy Gram matrix not PD)\n", items[i].label,
+                    r->notpd);
         if (csv)
             bb_sim_report_csv(csv, r, o.every > 0 ? o.every : (o.K / 1000 > 0 ? o.K / 1000 : 1));
     }

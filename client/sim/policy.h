@@ -15,7 +15,7 @@
 /* pi[h*S + s] = argmax_a of bb_billboard_act(b, h+1, phi(s, .)) for every
  * step and state; pi is caller-owned, H*S. b must be factored and of env's
  * sizes (H, d, A): BB_EINVAL otherwise; errors of the policy are returned. */
-int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b, int *pi)
-    BB_WARN_UNUSED;
+int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b,
+                        int *pi) BB_WARN_UNUSED;
 
 #endif

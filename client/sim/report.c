@@ -32,8 +32,8 @@ void bb_sim_report_csv(FILE *f, const struct bb_sim_run *r, long every)
         cum += r->regret[k];
         if ((k + 1) % every == 0 || k + 1 == r->episodes)
             fprintf(f, "%s,%s,%s,%g,%d,%ld,%.10g,%.10g,%ld\n", r->env->name,
-                    bb_sim_algo_name(r->algo), eps, r->params.beta, r->clinics, k + 1,
-                    r->regret[k], cum, r->switches[k]);
+                    bb_sim_algo_name(r->algo), eps, r->params.beta, r->clinics, k + 1, r->regret[k],
+                    cum, r->switches[k]);
     }
 }
 
@@ -151,14 +151,15 @@ int bb_sim_report_plot(const char *prefix, const char *title,
         datablock(g, i, items[i].run);
     fprintf(g, "set terminal pngcairo size 900,600 noenhanced\n"
                "set key left top\nset grid\nset xlabel 'episodes K'\n");
-    fprintf(g, "set output '%s-regret.png'\nset title '%s: cumulative regret'\n"
-               "set ylabel 'cumulative regret'\nset logscale xy\nplot ",
+    fprintf(g,
+            "set output '%s-regret.png'\nset title '%s: cumulative regret'\n"
+            "set ylabel 'cumulative regret'\nset logscale xy\nplot ",
             prefix, title);
     for (int i = 0; i < n; i++)
-        fprintf(g, "%s$R%d using 1:2 with lines lw 2 title '%s'", i ? ", " : "", i,
-                items[i].label);
-    fprintf(g, "\nset output '%s-switches.png'\nset title '%s: policy switches'\n"
-               "set ylabel 'switches'\nunset logscale y\nset logscale x\nplot ",
+        fprintf(g, "%s$R%d using 1:2 with lines lw 2 title '%s'", i ? ", " : "", i, items[i].label);
+    fprintf(g,
+            "\nset output '%s-switches.png'\nset title '%s: policy switches'\n"
+            "set ylabel 'switches'\nunset logscale y\nset logscale x\nplot ",
             prefix, title);
     int first = 1;
     for (int i = 0; i < n; i++) {
@@ -170,8 +171,9 @@ int bb_sim_report_plot(const char *prefix, const char *title,
     }
     if (bound > 0 && n > 0) {
         const struct bb_sim_run *r = items[0].run;
-        fprintf(g, "%s%d*%d*log(1+x/%d)/log(2) with lines dt 2 lc 'black' "
-                   "title 'dH log2(1 + K/d), the O(dH log K) bound'",
+        fprintf(g,
+                "%s%d*%d*log(1+x/%d)/log(2) with lines dt 2 lc 'black' "
+                "title 'dH log2(1 + K/d), the O(dH log K) bound'",
                 first ? "" : ", ", r->params.d, r->params.H, r->params.d);
         first = 0;
     }

@@ -12,7 +12,7 @@
 /* A finished run and the label it is reported under (borrowed). */
 struct bb_sim_report_item {
     const struct bb_sim_run *run;
-    const char *label;      /* e.g. "private eps=1 beta=0.3" */
+    const char *label; /* e.g. "private eps=1 beta=0.3" */
 };
 
 /* CSV header and rows (every `every` episodes and the last) of one run:
@@ -40,7 +40,6 @@ void bb_sim_report_table(FILE *f, const struct bb_sim_report_item *items, int n,
  * O(dH log K) reference dH log2(1 + K/d) when bound is nonzero.
  * BB_EIO if gnuplot cannot be run or fails. */
 int bb_sim_report_plot(const char *prefix, const char *title,
-                       const struct bb_sim_report_item *items, int n, int bound)
-    BB_WARN_UNUSED;
+                       const struct bb_sim_report_item *items, int n, int bound) BB_WARN_UNUSED;
 
 #endif

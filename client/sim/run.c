@@ -32,9 +32,8 @@ int bb_sim_algo_parse(const char *name, enum bb_sim_algo *out)
     return BB_EINVAL;
 }
 
-int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo,
-                  const struct bb_params *base, long episodes, struct bb_params *p, char *why,
-                  size_t whylen)
+int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const struct bb_params *base,
+                  long episodes, struct bb_params *p, char *why, size_t whylen)
 {
     *p = *base;
     p->H = env->H;
@@ -87,8 +86,7 @@ struct clinic {
 
 /* Plays one episode with the action table pi (NULL: uniformly random) and
  * returns its initial state. */
-static int play(const struct bb_sim_env *env, const int *pi, struct bb_rng *rng,
-                struct clinic *c)
+static int play(const struct bb_sim_env *env, const int *pi, struct bb_rng *rng, struct clinic *c)
 {
     const int S = env->S, A = env->A, d = env->d;
     const size_t ad = (size_t)A * d;
@@ -191,8 +189,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
                 if (rc == BB_ENOTPD) {
                     r->notpd++; /* the event of probability <= p: keep the old policy */
                 } else if (rc != BB_OK) {
-                    snprintf(why, whylen, "update after episode %ld: %s", k + c,
-                             bb_strerror(rc));
+                    snprintf(why, whylen, "update after episode %ld: %s", k + c, bb_strerror(rc));
                     goto out;
                 }
             }

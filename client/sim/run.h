@@ -45,30 +45,29 @@ int bb_sim_algo_parse(const char *name, enum bb_sim_algo *out) BB_WARN_UNUSED;
  * (base's, or episodes if unset), rho/epsilon, update rule and calibration
  * from the algorithm (base's epsilon/rho are kept for private and paper,
  * forced to infinity otherwise), then derives. BB_EINVAL + why on error. */
-int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo,
-                  const struct bb_params *base, long episodes, struct bb_params *p, char *why,
-                  size_t whylen) BB_WARN_UNUSED;
+int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const struct bb_params *base,
+                  long episodes, struct bb_params *p, char *why, size_t whylen) BB_WARN_UNUSED;
 
 struct bb_sim_run {
     /* --- set by the caller --- */
-    const struct bb_sim_env *env;  /* borrowed */
+    const struct bb_sim_env *env; /* borrowed */
     enum bb_sim_algo algo;
-    struct bb_params base;         /* configuration flags (beta, epsilon, C, K_max, ...) */
-    long episodes;                 /* K */
-    int clinics;                   /* N >= 1 */
-    uint64_t seed;                 /* engine noise and environment randomness */
+    struct bb_params base; /* configuration flags (beta, epsilon, C, K_max, ...) */
+    long episodes;         /* K */
+    int clinics;           /* N >= 1 */
+    uint64_t seed;         /* engine noise and environment randomness */
     /* called about every 1% of the run, may be NULL */
     void (*progress)(void *arg, long done, long total);
     void *progress_arg;
 
     /* --- results, owned by the run (bb_sim_run_release) --- */
-    struct bb_params params;       /* as derived */
-    double *regret;                /* episodes: exact per-episode regret */
-    long *switches;                /* episodes: switches up to and including episode k */
-    long updates;                  /* updates the curator made */
-    long notpd;                    /* updates refused because Lambda~ was not PD */
-    double v_star;                 /* V*_1 from the initial distribution */
-    double seconds;                /* wall time of the episode loop */
+    struct bb_params params; /* as derived */
+    double *regret;          /* episodes: exact per-episode regret */
+    long *switches;          /* episodes: switches up to and including episode k */
+    long updates;            /* updates the curator made */
+    long notpd;              /* updates refused because Lambda~ was not PD */
+    double v_star;           /* V*_1 from the initial distribution */
+    double seconds;          /* wall time of the episode loop */
 };
 
 /* Runs r (caller fields set, result fields zero). On error returns the

@@ -190,10 +190,8 @@ static void test_builtin_envs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_optimal_by_hand),
-        cmocka_unit_test(test_policies_by_hand),
-        cmocka_unit_test(test_billboard_table),
-        cmocka_unit_test(test_sampling),
+        cmocka_unit_test(test_optimal_by_hand), cmocka_unit_test(test_policies_by_hand),
+        cmocka_unit_test(test_billboard_table), cmocka_unit_test(test_sampling),
         cmocka_unit_test(test_builtin_envs),
     };
     return cmocka_run_group_tests_name("sim_eval", tests, NULL, NULL);
