@@ -785,6 +785,15 @@ int bb_client_pending(struct bb_client *c, long *open, long *unsent)
     return rc;
 }
 
+int bb_client_episodes(struct bb_client *c, json_t **out)
+{
+    *out = NULL;
+    int rc = need_store(c);
+    if (rc == BB_OK)
+        rc = statestore_list(c->st, out);
+    return rc;
+}
+
 int bb_client_prune(struct bb_client *c, long *pruned)
 {
     int rc = need_store(c);

@@ -10,6 +10,7 @@
 #include "statestore.h"
 
 #include <fcntl.h>
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -585,6 +586,54 @@ int statestore_prune(struct statestore *s, long *n)
     if (n)
         *n = (long)sqlite3_changes(s->db);
 out:
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static const char *state_name(int st)
+{
+    static const char *const names[] = {"open", "unsent", "sent", "rejected"};
+    return st >= 0 && st < 4 ? names[st] : "unknown";
+}
+
+int statestore_list(struct statestore *s, json_t **out)
+{
+    sqlite3_stmt *st = NULL;
+    json_t *a = json_array();
+    int src;
+    *out = NULL;
+    int rc = a ? prep(s,
+                      "SELECT id, state, steps, H, version, k, created, reason FROM episode "
+                      "ORDER BY id",
+                      &st)
+               : BB_ENOMEM;
+    if (rc != BB_OK)
+        goto out;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        json_t *k = sqlite3_column_type(st, 5) == SQLITE_NULL
+                        ? json_null()
+                        : json_integer(sqlite3_column_int64(st, 5));
+        const char *reason = (const char *)sqlite3_column_text(st, 7);
+        json_t *row = json_pack("{s:I, s:s, s:i, s:i, s:I, s:o, s:s, s:o}", "id",
+                                (json_int_t)sqlite3_column_int64(st, 0), "state",
+                                state_name(sqlite3_column_int(st, 1)), "steps",
+                                sqlite3_column_int(st, 2), "H", sqlite3_column_int(st, 3),
+                                "billboard_version", (json_int_t)sqlite3_column_int64(st, 4),
+                                "episode", k, "created", (const char *)sqlite3_column_text(st, 6),
+                                "reason", reason ? json_string(reason) : json_null());
+        if (!row || json_array_append_new(a, row) != 0) {
+            rc = BB_ENOMEM;
+            goto out;
+        }
+    }
+    if (src != SQLITE_DONE) {
+        rc = BB_EIO;
+        goto out;
+    }
+    *out = a;
+    a = NULL;
+out:
+    json_decref(a);
     sqlite3_finalize(st);
     return rc;
 }

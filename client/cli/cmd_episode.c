@@ -162,6 +162,7 @@ static const char episode_help[] =
     "       billboard episode finish [--id N] [--no-send]\n"
     "       billboard episode status [--json]\n"
     "       billboard episode abort [--id N]\n"
+    "       billboard episode list [--json]\n"
     "       billboard episode prune\n"
     "\n"
     "Records one patient's episode in the local state file (--state), one step\n"
@@ -175,6 +176,8 @@ static const char episode_help[] =
     "          (POST /v1/episodes, clinic token; --no-send only queues it)\n"
     "  status  the open episode and the number of unsent ones\n"
     "  abort   drops the open episode\n"
+    "  list    every episode in the state file: state (open, unsent, sent,\n"
+    "          rejected), steps, the daemon's index k, why it was rejected\n"
     "  prune   deletes the episodes the daemon has acknowledged from the state\n"
     "          file (their features are patients' data the daemon now holds)\n"
     "--id picks an episode; the default is the newest open one.\n"
@@ -200,7 +203,8 @@ int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
         goto out;
     }
     if (strcmp(sub, "start") && strcmp(sub, "step") && strcmp(sub, "finish") &&
-        strcmp(sub, "status") && strcmp(sub, "abort") && strcmp(sub, "prune")) {
+        strcmp(sub, "status") && strcmp(sub, "abort") && strcmp(sub, "prune") &&
+        strcmp(sub, "list")) {
         rc = cli_usage_error("unknown episode command '%s'", sub);
         goto out;
     }
@@ -241,6 +245,20 @@ int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
         else
             printf("episode %lld started: H=%d A=%d d=%d, billboard version %llu\n", (long long)eid,
                    b->H, b->A, b->d, (unsigned long long)b->version);
+        goto out;
+    }
+    if (strcmp(sub, "list") == 0) {
+        json_t *rows = NULL;
+        err = bb_client_episodes(c, &rows);
+        if (err != BB_OK) {
+            rc = cli_fail(c, err, "state file");
+            goto out;
+        }
+        if (json_array_size(rows) == 0 && !cli->json)
+            printf("no episodes in the state file\n");
+        else
+            cli_print_rows(cli, rows);
+        json_decref(rows);
         goto out;
     }
     if (strcmp(sub, "prune") == 0) {

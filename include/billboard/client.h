@@ -244,6 +244,12 @@ int bb_client_episode_load(struct bb_client *c, int64_t id, struct bb_episode_bu
 /* Counts of the state store: open episodes and finished unsent ones. */
 int bb_client_pending(struct bb_client *c, long *open, long *unsent) BB_WARN_UNUSED;
 
+/* Every episode of the state store, oldest first: *out (caller owns) is a
+ * JSON array of {"id", "state": "open"|"unsent"|"sent"|"rejected", "steps",
+ * "H", "billboard_version", "episode": the daemon's index k or null,
+ * "created": UTC time, "reason": why the daemon refused it, or null}. */
+int bb_client_episodes(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
+
 /* Deletes from the state store every episode the daemon has acknowledged,
  * features and all (data minimisation: the daemon holds them now). Open,
  * unsent and rejected episodes stay. *pruned (may be NULL) receives how

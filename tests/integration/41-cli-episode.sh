@@ -98,6 +98,12 @@ sed 's/"reward": 0.1/"reward": 0.9/' "$TMP/ep.json" >"$TMP/ep2.json"
 run 0 submit "$TMP/ep.json" --key same-key --state "$TMP/other.db"
 run 5 submit "$TMP/ep2.json" --key same-key --state "$TMP/other2.db"
 grep -q "HTTP 409" "$TMP/err" || fail "key reuse not a 409: $(cat "$TMP/err")"
+# The refused episode is kept, marked, with the daemon's reason.
+run 0 episode list --json --state "$TMP/other2.db"
+[ "$(out '[(e["state"], e["episode"], "409" in e["reason"]) for e in d]')" = \
+    '[["rejected", null, true]]' ] || fail "list: $(cat "$TMP/out")"
+run 0 episode list --state "$TMP/other2.db"
+grep -q "rejected" "$TMP/out" || fail "list table: $(cat "$TMP/out")"
 [ "$(episodes)" = 4 ] || fail "want 4 episodes"
 
 # K_max = 5: the fifth is accepted, the sixth refused (409) and kept queued.
@@ -107,6 +113,12 @@ grep -q "K_max" "$TMP/err" || fail "K_max refusal not explained: $(cat "$TMP/err
 run 0 episode status --json
 [ "$(out 'd["unsent"]')" = 1 ] || fail "refused episode not kept"
 [ "$(episodes)" = 5 ] || fail "want 5 episodes"
+
+run 0 episode list --json
+[ "$(out '[e["state"] for e in d]')" = '["sent", "sent", "sent", "sent", "unsent"]' ] ||
+    fail "list: $(cat "$TMP/out")"
+[ "$(out 'sorted(e["episode"] for e in d if e["state"] == "sent")')" = "[1, 2, 3, 5]" ] ||
+    fail "the daemon's episode indices: $(cat "$TMP/out")"
 
 # The state file is the owner's only; prune keeps what is not yet delivered.
 [ "$(stat -c %a "$TMP/state.db")" = 600 ] || fail "state file mode $(stat -c %a "$TMP/state.db")"
