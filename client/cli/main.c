@@ -18,7 +18,7 @@ static const char usage[] =
     "  show [--version V]              the current (or a past) billboard\n"
     "  recommend --step H --features FILE\n"
     "                                  the action the billboard recommends\n"
-    "  episode start|step|finish|status|abort\n"
+    "  episode start|step|finish|status|list|abort|prune\n"
     "                                  record a patient's episode locally\n"
     "  submit [FILE...]                queue episode files and send every unsent one\n"
     "  clinics add NAME|list|revoke ID enrol, list, revoke clinics (admin)\n"
