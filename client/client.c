@@ -307,7 +307,7 @@ static int body_json(struct bb_client *c, const struct transport_resp *r, json_t
     *out = NULL;
     json_t *j = r->body ? json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &e) : NULL;
     if (!json_is_object(j) && !json_is_array(j)) {
-        say(c, "malformed answer", r->body ? e.text : "empty body");
+        say(c, "malformed answer", !r->body ? "empty body" : j ? "not a JSON object" : e.text);
         json_decref(j);
         return BB_EPROTO;
     }
