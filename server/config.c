@@ -115,7 +115,7 @@ const char *bb_config_usage(void)
            "  --failure-prob p     failure probability of the PD shift (default 0.05)\n"
            "  --update-ratio C     update when some det grew by C (default 2)\n"
            "  --max-updates N      hard cap on updates, at most the default bound\n"
-           "  --beta B             exploration bonus scale (default 1)\n";
+           "  --beta B             exploration bonus scale (default 2, see docs/RESULTS.md)\n";
 }
 
 static json_t *num(double v)

@@ -59,7 +59,7 @@ struct bb_params {
     double sigma_y_eff;    /* sigma_y * (1 + grid_y * sqrt(d) / (2 (H+1))) */
 };
 
-/* Fills p with the defaults (f = 1/2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
+/* Fills p with the defaults (f = 1/2, p = 0.05, C = 2, delta = 1e-5, beta = 2,
  * corrected calibration, rare switching) and zero sizes. */
 void bb_params_defaults(struct bb_params *p);
 

@@ -138,6 +138,9 @@ static void test_non_private(void **state)
     struct bb_params p;
     derive(&p, 5, 8, 1000, INFINITY);
     assert_false(p.is_private);
+    /* Non-private spends nothing (a finite number: billboards carry it). */
+    assert_true(bb_params_rho_gram_spent(&p, 10) == 0.0);
+    assert_true(bb_params_rho_y_spent(&p, 10) == 0.0);
     assert_true(p.sigma_gram == 0 && p.sigma_y == 0);
     assert_rel(p.ridge, 1.0, 0);
     assert_int_equal(p.max_updates, 1000);
