@@ -237,15 +237,27 @@ int bb_sim_run_http(struct bb_sim_run *r, const char *url, char *const *tokens, 
         r->switches[k] = sw;
     }
     free(seen);
-    /* The daemon's own count of updates, to compare. */
+    /* The daemon's own count of updates, to compare. The last episode may
+     * have started an update that is still running: wait (up to 30 s) until
+     * the published version has caught up with the updates begun, so the
+     * count is final. Such a last version was acted on by no clinic, so
+     * updates may exceed the switches by one. */
     struct bb_client *c = NULL;
     json_t *priv = NULL;
     rc = bb_client_new(url, NULL, NULL, &c);
-    if (rc == BB_OK)
+    for (int tries = 0; rc == BB_OK && tries < 300; tries++) {
+        json_decref(priv);
+        priv = NULL;
         rc = bb_client_privacy(c, &priv);
-    if (rc == BB_OK)
+        if (rc != BB_OK)
+            break;
         r->updates = (long)json_integer_value(json_object_get(priv, "updates"));
-    else
+        if (json_integer_value(json_object_get(priv, "billboard_version")) >= r->updates)
+            break;
+        struct timespec pause = {0, 100 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    if (rc != BB_OK)
         snprintf(why, whylen, "GET /v1/privacy: %s", bb_strerror(rc));
     json_decref(priv);
     bb_client_free(c);
