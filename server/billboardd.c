@@ -609,8 +609,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "billboardd: cannot write %s\n", o.port_file);
         goto stop;
     }
-    fprintf(stderr, "billboardd: serving %s on %s port %u (episodes %ld, billboard v%ld)\n", o.db,
-            o.listen, port, d.stats.episodes, d.stats.version);
+    pthread_mutex_lock(&d.stats_mu);
+    fprintf(stderr, "billboardd: serving %s on %s port %u (episodes %ld, billboard v%ld)\n",
+            o.db, o.listen, port, d.stats.episodes, d.stats.version);
+    pthread_mutex_unlock(&d.stats_mu);
     status = 0;
     for (;;) {
         struct timespec ts = {0, 200 * 1000 * 1000};

@@ -1,13 +1,30 @@
 /*
- * writer.c — the single writer thread, group commit and updates (writer.h).
+ * writer.c — the single writer: the engine thread, the commit thread, group
+ * commit and updates (writer.h).
  *
- * Durability order for an episode: bb_engine_add() draws the noise of the
- * H tree nodes the episode completes; the episode, its idempotency key and
- * those nodes (upserted by (h, level): only live nodes matter, see tree.h)
- * go into the open transaction; COMMIT; only then does any client hear of
- * it. If SQLite fails after the engine changed, memory and disk disagree,
- * so the daemon answers 503, marks itself fatal and stops: a restart
- * rebuilds the engine from what was committed.
+ * Two threads, one pipeline, so that the engine's work on the next episodes
+ * (drawing tree-node noise is most of it) overlaps the fsync of the last:
+ *
+ *   engine thread  takes the queued jobs in order; checks the clinic and
+ *                  the Idempotency-Key; bb_engine_add(); copies the H new
+ *                  live nodes' noise; hands a unit per job to the committer.
+ *   commit thread  takes every unit ready (group commit), writes them in
+ *                  one transaction — episode, idempotency key, node noise
+ *                  (upserted by (h, level): only live nodes matter, see
+ *                  tree.h) — COMMITs, and only then completes the jobs, so a
+ *                  2xx always means committed. k is the engine's order,
+ *                  which the committer keeps.
+ *
+ * Idempotency across the pipeline: a key whose unit is not yet committed is
+ * in the engine thread's pending list (removed only once its commit is
+ * visible), so a lookup checks that list first and then the database
+ * through a read-only connection. A replay of a pending key is answered only
+ * after the original commits: it travels the pipeline behind it. Every job,
+ * error or not, goes through the committer in order.
+ *
+ * Failure: if SQLite fails after the engine changed, memory and disk
+ * disagree; the daemon answers 503 to everything, marks itself fatal and
+ * stops, and a restart rebuilds the engine from what was committed.
  *
  * Updates and crashes. bb_engine_update_begin() charges the update against
  * N_max. Before the worker draws any y noise the charge is committed
@@ -16,7 +33,8 @@
  * discarded unpublished (it released nothing), the next billboard skips its
  * version number, and no sequence of crashes can make the process draw y
  * noise more than N_max times. Recovery restores the latest billboard with
- * its version raised to the charged count (billboardd.c).
+ * its version raised to the charged count (billboardd.c). A billboard is
+ * committed before it is swapped in to be served.
  */
 #include "writer.h"
 
@@ -34,20 +52,60 @@
 
 #define MAX_BATCH 512
 
+enum unit_kind { U_JOB, U_CHARGE, U_BILLBOARD };
+
+/* What the committer writes for one step of the pipeline. */
+struct unit {
+    enum unit_kind kind;
+    long seq;               /* engine-thread order */
+    struct bb_job *job;     /* U_JOB: completed after the commit */
+    int write;              /* U_JOB episode: accepted, rows to write */
+    long k;                 /* episode number */
+    int level;              /* of the nodes this episode completed */
+    double *nodes;          /* owned: H*d*d noise of those nodes */
+    long charged;           /* U_CHARGE */
+    struct bb_board *board; /* U_BILLBOARD: owned reference */
+    uint64_t episode;       /* U_BILLBOARD */
+    double *y_noisy;        /* U_BILLBOARD: owned, H*d */
+    double seconds;         /* U_BILLBOARD: update duration so far */
+    struct unit *next;
+};
+
+/* A key whose unit is not yet known committed. */
+struct pending {
+    long seq;
+    int64_t clinic;
+    char key[BB_IDEM_KEY_MAX + 1];
+    unsigned char hash[BB_DB_HASH];
+    char *resp; /* owned */
+    size_t resp_len;
+    struct pending *next;
+};
+
 struct bb_writer {
     struct bbd *d;
-    pthread_t thread;
+    pthread_t engine_thread, commit_thread;
+    struct bb_db *rdb; /* read-only, the engine thread's */
+    /* jobs from HTTP threads -> engine thread */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     struct bb_job *head, *tail;
     int stop;
-    /* the update in flight, if any */
+    /* the update in flight (engine thread) */
     struct bb_update *upd;
     pthread_t worker;
     int upd_ready, upd_rc;
     struct timespec upd_start;
     int upd_blocked; /* ECAP or ENOTPD reported once */
     long failed_at;  /* episodes when an update last failed; -1 = none */
+    /* engine thread -> committer */
+    pthread_mutex_t cmu;
+    pthread_cond_t ccv;
+    struct unit *uhead, *utail;
+    int cstop;
+    long seq;                /* last unit handed over (engine thread) */
+    long committed_seq;      /* last unit committed (under cmu) */
+    struct pending *ph, *pt; /* engine thread only */
 };
 
 static void set_err(struct bb_job *j, int err, const char *field, const char *detail)
@@ -63,15 +121,6 @@ static void complete(struct bb_job *j)
     j->done(j);
 }
 
-static void publish_stats(struct bb_writer *w)
-{
-    struct bbd *d = w->d;
-    pthread_mutex_lock(&d->stats_mu);
-    d->stats.episodes = bb_engine_episodes(d->engine);
-    d->stats.updates = bb_engine_updates(d->engine);
-    pthread_mutex_unlock(&d->stats_mu);
-}
-
 static void go_fatal(struct bb_writer *w, const char *what)
 {
     if (!atomic_exchange(&w->d->fatal, 1))
@@ -81,38 +130,271 @@ static void go_fatal(struct bb_writer *w, const char *what)
                 what);
 }
 
-/* Applies one episode inside the open transaction. Returns BB_OK when the
- * job got its answer (success or a client error) and BB_EIO when the
- * database failed. */
-static int apply_episode(struct bb_writer *w, struct bb_job *j)
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* ---------------- the committer ---------------- */
+
+static void unit_free(struct unit *u)
+{
+    free(u->nodes);
+    free(u->y_noisy);
+    bb_board_put(u->board);
+    free(u);
+}
+
+/* Hands u to the committer (engine thread). */
+static void hand_over(struct bb_writer *w, struct unit *u)
+{
+    u->seq = ++w->seq;
+    u->next = NULL;
+    pthread_mutex_lock(&w->cmu);
+    if (w->utail)
+        w->utail->next = u;
+    else
+        w->uhead = u;
+    w->utail = u;
+    pthread_cond_broadcast(&w->ccv);
+    pthread_mutex_unlock(&w->cmu);
+}
+
+/* Blocks until unit seq is committed (or the daemon went fatal). */
+static void wait_committed(struct bb_writer *w, long seq)
+{
+    pthread_mutex_lock(&w->cmu);
+    while (w->committed_seq < seq && !atomic_load(&w->d->fatal))
+        pthread_cond_wait(&w->ccv, &w->cmu);
+    pthread_mutex_unlock(&w->cmu);
+}
+
+static int write_unit(struct bb_writer *w, struct unit *u)
 {
     struct bbd *d = w->d;
-    unsigned char hash[BB_DB_HASH];
-    int status = 0, rc;
-    char *resp = NULL;
-    size_t len = 0;
+    struct bb_job *j = u->job;
+    char v[32];
+    int rc = BB_OK;
+    switch (u->kind) {
+    case U_CHARGE: {
+        int n = snprintf(v, sizeof(v), "%ld", u->charged);
+        return bb_db_meta_put(d->db, "updates_charged", v, (size_t)n);
+    }
+    case U_BILLBOARD:
+        return bb_db_billboard_put(d->db, u->board->version, u->episode, u->board->etag,
+                                   u->board->body, u->board->len, u->y_noisy,
+                                   (size_t)d->p.H * d->p.d);
+    case U_JOB:
+        break;
+    }
+    if (j->kind == BB_JOB_EPISODE && u->write) {
+        const size_t dd = (size_t)d->p.d * d->p.d;
+        for (int h = 0; rc == BB_OK && h < d->p.H; h++)
+            rc = bb_db_node_put(d->db, h, u->level, u->k, u->nodes + h * dd, d->p.d);
+        if (rc == BB_OK)
+            rc = bb_db_episode_insert(d->db, u->k, j->clinic, (int64_t)j->ep.billboard_version,
+                                      &j->ep);
+        if (rc == BB_OK)
+            rc = bb_db_idem_put(d->db, j->clinic, j->key, j->body_hash, 201, j->resp, j->resp_len,
+                                u->k);
+    } else if (j->kind == BB_JOB_CLINIC_ADD && j->err == BB_OK) {
+        j->created = (int64_t)time(NULL);
+        rc = bb_db_clinic_insert(d->db, j->name, j->token_hash, j->created, &j->id);
+    } else if (j->kind == BB_JOB_CLINIC_REVOKE && j->err == BB_OK) {
+        rc = bb_db_clinic_revoke(d->db, j->clinic, (int64_t)time(NULL));
+        if (rc == BB_ENOTFOUND) {
+            set_err(j, BB_ENOTFOUND, NULL, "no clinic with this id");
+            rc = BB_OK;
+        }
+    }
+    return rc;
+}
 
+/* After the commit: what becomes visible, then the answers. */
+static void after_commit(struct bb_writer *w, struct unit *u, int ok)
+{
+    struct bbd *d = w->d;
+    struct bb_job *j = u->job;
+    if (!ok) {
+        if (j) {
+            free(j->resp);
+            j->resp = NULL;
+            j->replayed = 0;
+            set_err(j, BBD_EUNAVAIL, NULL, "storage failed; the request was not applied");
+        }
+        return;
+    }
+    if (u->kind == U_CHARGE) {
+        pthread_mutex_lock(&d->stats_mu);
+        d->stats.updates = u->charged;
+        pthread_mutex_unlock(&d->stats_mu);
+    } else if (u->kind == U_BILLBOARD) {
+        /* Committed: now, and only now, serve it. */
+        pthread_mutex_lock(&d->stats_mu);
+        d->stats.version = (long)u->board->version;
+        pthread_mutex_unlock(&d->stats_mu);
+        bb_board_swap(&d->board, u->board);
+        u->board = NULL;
+        bb_metrics_update_seconds(u->seconds);
+    } else if (j->kind == BB_JOB_EPISODE && u->write) {
+        pthread_mutex_lock(&d->stats_mu);
+        d->stats.episodes = u->k;
+        pthread_mutex_unlock(&d->stats_mu);
+        bb_metrics_episodes_add(1);
+    } else if (j->kind == BB_JOB_CLINIC_ADD && j->err == BB_OK) {
+        if (bb_auth_add(d->auth, j->id, j->token_hash, 0) != BB_OK)
+            go_fatal(w, "clinic registry out of memory");
+    } else if (j->kind == BB_JOB_CLINIC_REVOKE && j->err == BB_OK) {
+        /* Also covers a clinic enrolled after the engine thread revoked it. */
+        bb_auth_revoke(d->auth, j->clinic);
+    }
+}
+
+static void *commit_main(void *arg)
+{
+    struct bb_writer *w = arg;
+    struct bbd *d = w->d;
+    for (;;) {
+        pthread_mutex_lock(&w->cmu);
+        while (!w->uhead && !w->cstop)
+            pthread_cond_wait(&w->ccv, &w->cmu);
+        struct unit *batch = w->uhead;
+        w->uhead = w->utail = NULL;
+        int stop = w->cstop && !batch;
+        pthread_mutex_unlock(&w->cmu);
+        if (stop)
+            break;
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        long n = 0, last = 0;
+        int rc = atomic_load(&d->fatal) ? BB_EIO : bb_db_begin(d->db);
+        for (struct unit *u = batch; u; u = u->next, n++) {
+            last = u->seq;
+            if (rc == BB_OK)
+                rc = write_unit(w, u);
+        }
+        if (rc == BB_OK)
+            rc = bb_db_commit(d->db);
+        if (rc != BB_OK) {
+            if (!atomic_load(&d->fatal))
+                bb_db_rollback(d->db);
+            go_fatal(w, "group commit");
+        }
+        bb_metrics_commit(n, since(&t0));
+        for (struct unit *u = batch; u; u = u->next)
+            after_commit(w, u, rc == BB_OK);
+        pthread_mutex_lock(&w->cmu);
+        w->committed_seq = last;
+        pthread_cond_broadcast(&w->ccv);
+        pthread_mutex_unlock(&w->cmu);
+        for (struct unit *u = batch, *next; u; u = next) {
+            next = u->next;
+            if (u->job)
+                complete(u->job);
+            unit_free(u);
+        }
+    }
+    return NULL;
+}
+
+/* ---------------- the engine thread ---------------- */
+
+/* Drops pending keys whose commit is visible. */
+static void pending_purge(struct bb_writer *w)
+{
+    pthread_mutex_lock(&w->cmu);
+    long done = w->committed_seq;
+    pthread_mutex_unlock(&w->cmu);
+    while (w->ph && w->ph->seq <= done) {
+        struct pending *p = w->ph;
+        w->ph = p->next;
+        if (!w->ph)
+            w->pt = NULL;
+        free(p->resp);
+        free(p);
+    }
+}
+
+static struct pending *pending_find(struct bb_writer *w, int64_t clinic, const char *key)
+{
+    for (struct pending *p = w->ph; p; p = p->next)
+        if (p->clinic == clinic && strcmp(p->key, key) == 0)
+            return p;
+    return NULL;
+}
+
+static int pending_add(struct bb_writer *w, const struct bb_job *j, long seq)
+{
+    struct pending *p = calloc(1, sizeof(*p));
+    if (!p || !(p->resp = malloc(j->resp_len + 1))) {
+        free(p);
+        return BB_ENOMEM;
+    }
+    p->seq = seq;
+    p->clinic = j->clinic;
+    memcpy(p->key, j->key, sizeof(p->key));
+    memcpy(p->hash, j->body_hash, BB_DB_HASH);
+    memcpy(p->resp, j->resp, j->resp_len + 1);
+    p->resp_len = j->resp_len;
+    if (w->pt)
+        w->pt->next = p;
+    else
+        w->ph = p;
+    w->pt = p;
+    return BB_OK;
+}
+
+/* Answers j from an earlier request with the same key. */
+static int replay(struct bb_job *j, const unsigned char *hash, int status, const char *resp,
+                  size_t len)
+{
+    if (sodium_memcmp(hash, j->body_hash, BB_DB_HASH) != 0) {
+        set_err(j, BBD_EKEYREUSE, NULL, "this Idempotency-Key was used with a different body");
+        return BB_OK;
+    }
+    if (!(j->resp = malloc(len + 1)))
+        return BB_ENOMEM;
+    memcpy(j->resp, resp, len);
+    j->resp[len] = '\0';
+    j->resp_len = len;
+    j->status = (unsigned)status;
+    j->replayed = 1;
+    j->err = BB_OK;
+    return BB_OK;
+}
+
+/* Decides an episode and, if accepted, adds it to the engine and fills u.
+ * Returns BB_OK when the job has its answer (success or a client error);
+ * anything else is fatal. */
+static int engine_episode(struct bb_writer *w, struct bb_job *j, struct unit *u)
+{
+    struct bbd *d = w->d;
     if (!bb_auth_active(d->auth, j->clinic)) {
         set_err(j, BB_EAUTH, NULL, "the clinic's token was revoked");
         return BB_OK;
     }
-    rc = bb_db_idem_get(d->db, j->clinic, j->key, hash, &status, &resp, &len);
+    pending_purge(w);
+    const struct pending *p = pending_find(w, j->clinic, j->key);
+    if (p)
+        return replay(j, p->hash, 201, p->resp, p->resp_len);
+    unsigned char hash[BB_DB_HASH];
+    int status = 0;
+    char *resp = NULL;
+    size_t len = 0;
+    int rc = bb_db_idem_get(w->rdb, j->clinic, j->key, hash, &status, &resp, &len);
     if (rc == BB_OK) {
-        if (sodium_memcmp(hash, j->body_hash, BB_DB_HASH) == 0) {
-            j->status = (unsigned)status;
-            j->resp = resp;
-            j->resp_len = len;
-            j->replayed = 1;
-            j->err = BB_OK;
-        } else {
-            free(resp);
-            set_err(j, BBD_EKEYREUSE, NULL, "this Idempotency-Key was used with a different body");
-        }
-        return BB_OK;
+        rc = replay(j, hash, status, resp, len);
+        free(resp);
+        return rc;
     }
     if (rc != BB_ENOTFOUND)
         return BB_EIO;
-    if (j->ep.billboard_version > (uint64_t)d->stats.version) {
+    pthread_mutex_lock(&d->stats_mu);
+    long version = d->stats.version;
+    pthread_mutex_unlock(&d->stats_mu);
+    if (j->ep.billboard_version > (uint64_t)version) {
         set_err(j, BB_EINVAL, "/billboard_version", "no billboard of that version exists");
         return BB_OK;
     }
@@ -128,102 +410,66 @@ static int apply_episode(struct bb_writer *w, struct bb_job *j)
         return BB_OK;
     }
     /* From here the engine holds the episode: any failure is fatal. */
-    const long k = bb_engine_episodes(d->engine);
-    const int level = __builtin_ctzl((unsigned long)k); /* leaf k completes level tz(k) */
-    for (int h = 0; h < d->p.H; h++) {
+    const int H = d->p.H;
+    const size_t dd = (size_t)d->p.d * d->p.d;
+    u->k = bb_engine_episodes(d->engine);
+    u->level = __builtin_ctzl((unsigned long)u->k); /* leaf k completes level tz(k) */
+    if (!(u->nodes = malloc(sizeof(double) * dd * (size_t)H)))
+        return BB_ENOMEM;
+    for (int h = 0; h < H; h++) {
         long leaf = 0;
-        const double *noise = bb_tree_node(bb_engine_tree(d->engine, h), level, &leaf);
-        if (!noise || leaf != k)
+        const double *noise = bb_tree_node(bb_engine_tree(d->engine, h), u->level, &leaf);
+        if (!noise || leaf != u->k)
             return BB_EIO;
-        if (bb_db_node_put(d->db, h, level, leaf, noise, d->p.d) != BB_OK)
-            return BB_EIO;
+        memcpy(u->nodes + h * dd, noise, sizeof(double) * dd);
     }
-    if (bb_db_episode_insert(d->db, k, j->clinic, (int64_t)j->ep.billboard_version, &j->ep) !=
-        BB_OK)
-        return BB_EIO;
     char body[96];
-    int n = snprintf(body, sizeof(body), "{\"episode\":%ld,\"billboard_version\":%ld}", k,
-                     d->stats.version);
-    if (bb_db_idem_put(d->db, j->clinic, j->key, j->body_hash, 201, body, (size_t)n, k) != BB_OK)
-        return BB_EIO;
+    int n =
+        snprintf(body, sizeof(body), "{\"episode\":%ld,\"billboard_version\":%ld}", u->k, version);
     if (!(j->resp = strdup(body)))
-        return BB_EIO;
+        return BB_ENOMEM;
     j->resp_len = (size_t)n;
     j->status = 201;
     j->err = BB_OK;
+    u->write = 1;
     return BB_OK;
 }
 
-static int apply_clinic_add(struct bb_writer *w, struct bb_job *j)
+/* One job through the engine thread, then to the committer. */
+static void engine_job(struct bb_writer *w, struct bb_job *j)
 {
-    j->created = (int64_t)time(NULL);
-    if (bb_db_clinic_insert(w->d->db, j->name, j->token_hash, j->created, &j->id) != BB_OK)
-        return BB_EIO;
-    j->status = 201;
-    j->err = BB_OK;
-    return BB_OK;
-}
-
-static int apply_clinic_revoke(struct bb_writer *w, struct bb_job *j)
-{
-    int rc = bb_db_clinic_revoke(w->d->db, j->clinic, (int64_t)time(NULL));
-    if (rc == BB_ENOTFOUND) {
-        set_err(j, BB_ENOTFOUND, NULL, "no clinic with this id");
-        return BB_OK;
+    struct unit *u = calloc(1, sizeof(*u));
+    int rc = BB_ENOMEM;
+    if (!u) {
+        set_err(j, BB_ENOMEM, NULL, NULL);
+        complete(j);
+        return;
+    }
+    u->kind = U_JOB;
+    u->job = j;
+    if (atomic_load(&w->d->fatal)) {
+        set_err(j, BBD_EUNAVAIL, NULL, "storage failed; the request was not applied");
+        rc = BB_OK;
+    } else if (j->kind == BB_JOB_EPISODE) {
+        rc = engine_episode(w, j, u);
+    } else if (j->kind == BB_JOB_CLINIC_REVOKE) {
+        /* Refuse the clinic's next episodes at once; the 204 waits for the commit. */
+        bb_auth_revoke(w->d->auth, j->clinic);
+        j->status = 204;
+        j->err = BB_OK;
+        rc = BB_OK;
+    } else {
+        j->status = 201;
+        j->err = BB_OK;
+        rc = BB_OK;
     }
     if (rc != BB_OK)
-        return BB_EIO;
-    /* Later episodes of this batch must already see the revocation. */
-    bb_auth_revoke(w->d->auth, j->clinic);
-    j->status = 204;
-    j->err = BB_OK;
-    return BB_OK;
-}
-
-/* One group commit: every job of the batch in one transaction. */
-static void apply_batch(struct bb_writer *w, struct bb_job *batch)
-{
-    struct bbd *d = w->d;
-    struct timespec t0, t1;
-    long jobs = 0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    long before = bb_engine_episodes(d->engine);
-    int rc = atomic_load(&d->fatal) ? BB_EIO : bb_db_begin(d->db);
-    for (struct bb_job *j = batch; rc == BB_OK && j; j = j->next, jobs++) {
-        if (j->kind == BB_JOB_EPISODE)
-            rc = apply_episode(w, j);
-        else if (j->kind == BB_JOB_CLINIC_ADD)
-            rc = apply_clinic_add(w, j);
-        else
-            rc = apply_clinic_revoke(w, j);
-    }
-    if (rc == BB_OK)
-        rc = bb_db_commit(d->db);
-    if (rc != BB_OK) {
-        if (!atomic_load(&d->fatal))
-            bb_db_rollback(d->db);
-        go_fatal(w, "group commit");
-    }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    bb_metrics_commit(jobs,
-                      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-    long added = bb_engine_episodes(d->engine) - before;
-    for (struct bb_job *j = batch, *next; j; j = next) {
-        next = j->next;
-        if (rc != BB_OK) {
-            free(j->resp);
-            j->resp = NULL;
-            set_err(j, BBD_EUNAVAIL, NULL, "storage failed; the request was not applied");
-        } else if (j->kind == BB_JOB_CLINIC_ADD && j->err == BB_OK &&
-                   bb_auth_add(d->auth, j->id, j->token_hash, 0) != BB_OK) {
-            go_fatal(w, "clinic registry out of memory");
-        }
-        complete(j);
-    }
-    if (rc == BB_OK && added > 0) {
-        bb_metrics_episodes_add(added);
-        publish_stats(w);
-    }
+        go_fatal(w, "applying an episode");
+    /* Listed as pending before the committer can see (and free) the unit;
+     * hand_over() gives it the sequence number w->seq + 1. */
+    if (u->write && pending_add(w, j, w->seq + 1) != BB_OK)
+        go_fatal(w, "idempotency bookkeeping out of memory");
+    hand_over(w, u);
 }
 
 static void *worker_main(void *arg)
@@ -236,20 +482,6 @@ static void *worker_main(void *arg)
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
     return NULL;
-}
-
-static int store_charge(struct bb_writer *w)
-{
-    char v[32];
-    int n = snprintf(v, sizeof(v), "%ld", bb_engine_updates(w->d->engine));
-    int rc = bb_db_begin(w->d->db);
-    if (rc == BB_OK)
-        rc = bb_db_meta_put(w->d->db, "updates_charged", v, (size_t)n);
-    if (rc == BB_OK)
-        rc = bb_db_commit(w->d->db);
-    else
-        bb_db_rollback(w->d->db);
-    return rc;
 }
 
 /* Alg. 1 line 6: begins an update when one is due and none is running. */
@@ -270,13 +502,23 @@ static void maybe_begin(struct bb_writer *w)
         w->upd_blocked = 1;
         return;
     }
-    if (store_charge(w) != BB_OK) {
+    /* The charge is durable before any y noise is drawn. */
+    struct unit *u = calloc(1, sizeof(*u));
+    if (!u) {
         bb_update_free(w->upd);
         w->upd = NULL;
-        go_fatal(w, "storing the update charge");
+        go_fatal(w, "out of memory charging an update");
         return;
     }
-    publish_stats(w);
+    u->kind = U_CHARGE;
+    u->charged = bb_engine_updates(d->engine);
+    hand_over(w, u);
+    wait_committed(w, w->seq);
+    if (atomic_load(&d->fatal)) {
+        bb_update_free(w->upd);
+        w->upd = NULL;
+        return;
+    }
     clock_gettime(CLOCK_MONOTONIC, &w->upd_start);
     w->upd_ready = 0;
     if (pthread_create(&w->worker, NULL, worker_main, w) != 0) {
@@ -287,11 +529,12 @@ static void maybe_begin(struct bb_writer *w)
     }
 }
 
-/* Finishes the update whose run ended: store the billboard, then serve it. */
+/* Finishes the update whose run ended; the committer stores the billboard
+ * and then serves it. */
 static void finish(struct bb_writer *w)
 {
     struct bbd *d = w->d;
-    struct bb_board *b = NULL;
+    struct unit *u = NULL;
     char *body = NULL;
     size_t len = 0;
     int rc;
@@ -303,45 +546,33 @@ static void finish(struct bb_writer *w)
     if ((rc = bb_engine_update_finish(d->engine, w->upd)) != BB_OK)
         goto out;
     const struct bb_billboard *bb = bb_engine_billboard(d->engine);
+    const size_t ny = (size_t)d->p.H * d->p.d;
     rc = BB_ENOMEM;
+    if (!(u = calloc(1, sizeof(*u))) || !(u->y_noisy = malloc(sizeof(double) * ny)))
+        goto out;
     if (!(body = bb_billboard_to_json(bb, &len)))
         goto out;
-    if ((rc = bb_board_new(body, len, bb, &b)) != BB_OK)
+    if ((rc = bb_board_new(body, len, bb, &u->board)) != BB_OK)
         goto out;
-    rc = bb_db_begin(d->db);
-    if (rc == BB_OK)
-        rc = bb_db_billboard_put(d->db, b->version, bb->episode, b->etag, body, len,
-                                 bb_update_y_noisy(w->upd), (size_t)d->p.H * d->p.d);
-    if (rc == BB_OK)
-        rc = bb_db_commit(d->db);
-    if (rc != BB_OK) {
-        bb_db_rollback(d->db);
-        go_fatal(w, "storing a billboard");
-        goto out;
-    }
-    /* Committed: now, and only now, serve it. */
-    pthread_mutex_lock(&d->stats_mu);
-    d->stats.version = (long)b->version;
-    pthread_mutex_unlock(&d->stats_mu);
-    bb_board_swap(&d->board, b);
-    b = NULL;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    bb_metrics_update_seconds((double)(now.tv_sec - w->upd_start.tv_sec) +
-                              (double)(now.tv_nsec - w->upd_start.tv_nsec) / 1e9);
+    memcpy(u->y_noisy, bb_update_y_noisy(w->upd), sizeof(double) * ny);
+    u->kind = U_BILLBOARD;
+    u->episode = bb->episode;
+    u->seconds = since(&w->upd_start);
+    hand_over(w, u);
+    u = NULL;
 out:
     if (rc != BB_OK && !atomic_load(&d->fatal)) {
         fprintf(stderr, "billboardd: update failed, billboard unchanged: %s\n", bb_strerror(rc));
         w->failed_at = bb_engine_episodes(d->engine);
     }
+    if (u)
+        unit_free(u);
     free(body);
-    bb_board_put(b);
     bb_update_free(w->upd);
     w->upd = NULL;
-    publish_stats(w);
 }
 
-static void *writer_main(void *arg)
+static void *engine_main(void *arg)
 {
     struct bb_writer *w = arg;
     maybe_begin(w);
@@ -364,8 +595,10 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&w->mu);
         if (done)
             break;
-        if (batch)
-            apply_batch(w, batch);
+        for (struct bb_job *j = batch, *next; j; j = next) {
+            next = j->next;
+            engine_job(w, j);
+        }
         if (ready)
             finish(w);
         maybe_begin(w);
@@ -381,17 +614,31 @@ int bb_writer_start(struct bbd *d, struct bb_writer **out)
         return BB_ENOMEM;
     w->d = d;
     w->failed_at = -1;
+    w->rdb = bb_db_pool_get(d->pool);
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
-    publish_stats(w);
-    if (pthread_create(&w->thread, NULL, writer_main, w) != 0) {
-        pthread_cond_destroy(&w->cv);
-        pthread_mutex_destroy(&w->mu);
-        free(w);
-        return BB_ENOMEM;
+    pthread_mutex_init(&w->cmu, NULL);
+    pthread_cond_init(&w->ccv, NULL);
+    if (pthread_create(&w->commit_thread, NULL, commit_main, w) != 0)
+        goto fail;
+    if (pthread_create(&w->engine_thread, NULL, engine_main, w) != 0) {
+        pthread_mutex_lock(&w->cmu);
+        w->cstop = 1;
+        pthread_cond_broadcast(&w->ccv);
+        pthread_mutex_unlock(&w->cmu);
+        pthread_join(w->commit_thread, NULL);
+        goto fail;
     }
     *out = w;
     return BB_OK;
+fail:
+    bb_db_pool_put(d->pool, w->rdb);
+    pthread_cond_destroy(&w->ccv);
+    pthread_mutex_destroy(&w->cmu);
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+    free(w);
+    return BB_ENOMEM;
 }
 
 void bb_writer_submit(struct bb_writer *w, struct bb_job *j)
@@ -422,13 +669,28 @@ void bb_writer_stop(struct bb_writer *w)
     w->stop = 1;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
-    pthread_join(w->thread, NULL);
+    pthread_join(w->engine_thread, NULL);
+    /* Everything the engine thread handed over is committed and answered. */
+    pthread_mutex_lock(&w->cmu);
+    w->cstop = 1;
+    pthread_cond_broadcast(&w->ccv);
+    pthread_mutex_unlock(&w->cmu);
+    pthread_join(w->commit_thread, NULL);
 }
 
 void bb_writer_free(struct bb_writer *w)
 {
     if (!w)
         return;
+    while (w->ph) {
+        struct pending *p = w->ph;
+        w->ph = p->next;
+        free(p->resp);
+        free(p);
+    }
+    bb_db_pool_put(w->d->pool, w->rdb);
+    pthread_cond_destroy(&w->ccv);
+    pthread_mutex_destroy(&w->cmu);
     pthread_cond_destroy(&w->cv);
     pthread_mutex_destroy(&w->mu);
     free(w);

@@ -32,7 +32,7 @@ cleanup() {
         kill -9 "$DAEMON_PID" 2>/dev/null || true
         wait "$DAEMON_PID" 2>/dev/null || true
     fi
-    rm -rf "$TMP"
+    [ -n "${KEEP_TMP:-}" ] && cp "$TMP/daemon.log" "$KEEP_TMP" 2>/dev/null; rm -rf "$TMP"
 }
 trap cleanup EXIT
 
