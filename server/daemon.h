@@ -2,10 +2,10 @@
  * daemon.h — the state billboardd's modules share.
  *
  * One struct bbd lives in main() for the process's lifetime. Ownership:
- * main creates and frees every member. Thread rules: the engine, the rng
- * and the read-write db are touched only by the writer thread once it runs;
- * the HTTP threads read the board slot, the stats (under stats_mu), auth,
- * the read pool and the immutable params.
+ * main creates and frees every member. Thread rules once the writer runs
+ * (writer.c): the engine and the rng belong to its engine thread, the
+ * read-write db to its commit thread; the HTTP threads read the board slot,
+ * the stats (under stats_mu), auth, the read pool and the immutable params.
  */
 #ifndef BB_DAEMON_H
 #define BB_DAEMON_H

@@ -1,12 +1,12 @@
 /*
  * writer.h — the single writer: every change to the engine and the database.
  *
- * HTTP threads hand jobs to the writer and are told when each is done. The
- * writer takes every queued job at once (group commit), applies them in
- * order inside one transaction — k is the commit order — commits, and only
- * then completes them, so a 2xx always means committed. It also schedules
- * the LSVI updates: begin and finish on the writer, run on a worker thread
- * while ingest continues.
+ * HTTP threads hand jobs to the writer and are told when each is done. An
+ * engine thread applies the jobs in order (k is that order) and a commit
+ * thread writes every ready one in a single transaction (group commit),
+ * COMMITs, and only then completes them, so a 2xx always means committed.
+ * The writer also schedules the LSVI updates: begin and finish on the
+ * engine thread, run on a worker thread while ingest continues.
  */
 #ifndef BB_WRITER_H
 #define BB_WRITER_H
