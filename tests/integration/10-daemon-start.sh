@@ -11,13 +11,13 @@ for flag in --db --listen --port --port-file --admin-token-file --max-body --hor
 done
 
 # Without a database nothing starts.
-if "$BB" "${CONF[@]}" 2>/dev/null; then fail "started without --db"; fi
+if timeout 10 "$BB" "${CONF[@]}" 2>/dev/null; then fail "started without --db"; fi
 # Private runs refuse the paper calibration and the every-episode rule.
-if "$BB" --db "$TMP/x.db" --port 0 "${CONF[@]}" --calibration paper 2>"$TMP/err"; then
+if timeout 10 "$BB" --db "$TMP/x.db" --port 0 "${CONF[@]}" --calibration paper 2>"$TMP/err"; then
     fail "paper calibration accepted for a private run"
 fi
 grep -q "calibration" "$TMP/err" || fail "no clear message: $(cat "$TMP/err")"
-if "$BB" --db "$TMP/y.db" --port 0 "${CONF[@]}" --update-rule every 2>"$TMP/err"; then
+if timeout 10 "$BB" --db "$TMP/y.db" --port 0 "${CONF[@]}" --update-rule every 2>"$TMP/err"; then
     fail "--update-rule every accepted for a private run"
 fi
 grep -Eq "every|rare" "$TMP/err" || fail "no clear message: $(cat "$TMP/err")"
@@ -40,9 +40,10 @@ req GET /v1/config
 stop_daemon
 start_daemon "${CONF[@]}"
 stop_daemon
-for bad in "--horizon 4" "--dim 5" "--max-episodes 65" "--rho 1" "--beta 2"; do
+for bad in "--horizon 4" "--dim 5" "--max-episodes 65" "--rho 1" "--beta 7.5"; do
     # shellcheck disable=SC2086
-    if "$BB" --db "$DB" --port 0 $bad 2>"$TMP/err"; then fail "$bad accepted"; fi
+    # (timeout: a daemon that wrongly starts must not hang the suite)
+    if timeout 10 "$BB" --db "$DB" --port 0 $bad 2>"$TMP/err"; then fail "$bad accepted"; fi
     grep -q -- "${bad% *}" "$TMP/err" || fail "message does not name ${bad% *}: $(cat "$TMP/err")"
     grep -q "contradicts" "$TMP/err" || fail "unclear message: $(cat "$TMP/err")"
 done
