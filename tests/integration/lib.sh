@@ -62,7 +62,18 @@ start_daemon() {
 
 stop_daemon() {
     kill -TERM "$DAEMON_PID"
-    local rc=0
+    # A daemon that ignores SIGTERM must fail the test, not hang the suite.
+    local rc=0 i
+    for i in $(seq 1 200); do
+        kill -0 "$DAEMON_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$DAEMON_PID" 2>/dev/null; then
+        kill -9 "$DAEMON_PID"
+        wait "$DAEMON_PID" 2>/dev/null || true
+        DAEMON_PID=
+        fail "billboardd still running 20 s after SIGTERM"
+    fi
     wait "$DAEMON_PID" || rc=$?
     DAEMON_PID=
     [ "$rc" -eq 0 ] || fail "billboardd exited $rc on SIGTERM"
@@ -78,7 +89,7 @@ req() {
     local method=$1 path=$2
     shift 2
     : >"$TMP/body"
-    STATUS=$(curl -s -o "$TMP/body" -D "$TMP/headers" -w '%{http_code}' -X "$method" \
+    STATUS=$(curl -s --max-time 30 -o "$TMP/body" -D "$TMP/headers" -w '%{http_code}' -X "$method" \
         "$URL$path" "$@") || STATUS=000
 }
 
