@@ -81,10 +81,14 @@ DAEMON_PID=
 wait "$cpid" || fail "client failed"
 n=$(wc -l <"$TMP/acked")
 [ "$n" -gt 0 ] || fail "no episode acknowledged before SIGTERM"
-while read -r key k; do
-    [ "$(sql "SELECT episode FROM idempotency WHERE key = '$key'")" = "$k" ] ||
-        fail "acknowledged $key (episode $k) not stored"
-done <"$TMP/acked"
+python3 - "$DB" "$TMP/acked" <<'PY' || fail "an acknowledged episode is missing"
+import sqlite3, sys
+con = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+stored = dict(con.execute("SELECT key, episode FROM idempotency"))
+for line in open(sys.argv[2]):
+    key, k = line.split()
+    assert stored.get(key) == int(k), (key, k, stored.get(key))
+PY
 [ "$(sql 'SELECT count(*) FROM episodes')" = "$n" ] || fail "stored episodes never acknowledged"
 grep -q "finishing in-flight" "$TMP/daemon.log" || fail "no shutdown message"
 echo ok
