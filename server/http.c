@@ -62,6 +62,8 @@ enum MHD_Result bb_http_problem(struct bb_req *r, int err, const char *detail, c
     unsigned status = bb_problem_status(err);
     if (status == 401)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+    if (status == 405 && r->allow[0])
+        MHD_add_response_header(resp, "Allow", r->allow);
     enum MHD_Result ret = bb_http_reply_resp(r, status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -124,6 +126,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->route_idx = bb_route_match(method, url, r->param, sizeof(r->param));
         if (r->route_idx < 0) {
             int err = r->route_idx == -1 ? BBD_ENOROUTE : BBD_EMETHOD;
+            if (err == BBD_EMETHOD)
+                bb_route_allow(url, r->allow, sizeof(r->allow));
             r->route_idx = BB_METRICS_ROUTES - 1;
             return bb_http_problem(r, err, NULL, NULL);
         }

@@ -29,6 +29,7 @@ struct bb_req {
     int route_idx;
     struct MHD_Connection *conn;
     char param[64]; /* the {…} path segment, if any */
+    char allow[64]; /* 405: the methods the path has */
     char *body;     /* owned, NUL-terminated */
     size_t len, cap;
     size_t dropped;  /* bytes discarded past the cap */

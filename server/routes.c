@@ -89,6 +89,21 @@ int bb_route_match(const char *method, const char *path, char *param, size_t par
     return path_known ? -2 : -1;
 }
 
+void bb_route_allow(const char *path, char *out, size_t outlen)
+{
+    char param[64];
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < bb_nroutes; i++) {
+        if (!match(bb_routes[i].pattern, path, param, sizeof(param)))
+            continue;
+        int w = snprintf(out + n, outlen - n, "%s%s", n ? ", " : "", bb_routes[i].method);
+        if (w < 0 || (size_t)w >= outlen - n)
+            break;
+        n += (size_t)w;
+    }
+}
+
 void bb_routes_print(FILE *f)
 {
     for (int i = 0; i < bb_nroutes; i++)

@@ -34,6 +34,10 @@ extern const int bb_nroutes;
  * path (404) and -2 if one does but not with this method (405). */
 int bb_route_match(const char *method, const char *path, char *param, size_t paramlen);
 
+/* The methods served on path, as an Allow header value ("GET, POST"), into
+ * out (outlen bytes); empty if none. */
+void bb_route_allow(const char *path, char *out, size_t outlen);
+
 /* Writes "METHOD PATTERN\n" per route. */
 void bb_routes_print(FILE *f);
 

@@ -111,6 +111,11 @@ req GET /v1/nothing
 expect_problem 404
 req DELETE /v1/billboard
 expect_problem 405
+[ "$(header Allow)" = GET ] || fail "405 without Allow: GET"
+req PUT /v1/clinics
+expect_problem 405
+[ "$(header Allow)" = "POST, GET" ] || fail "Allow: $(header Allow)"
+
 req GET /v1/episodes
 expect_problem 405
 
