@@ -6,10 +6,12 @@
 #   2. durable POST /v1/episodes episodes/s at H=10 A=8 d=16 with 64
 #      connections (wrk, unique Idempotency-Keys) vs a plain SQLite loop
 #      writing the same rows with the same durability, one commit per episode.
-# Environment: O (build dir), SECS (seconds per run, default 5).
+# Environment: O (build dir), SECS (seconds per run, default 5), ROUNDS
+# (alternating GET rounds, default 3).
 set -euo pipefail
 O=${O:-build}
 SECS=${SECS:-5}
+ROUNDS=${ROUNDS:-3}
 command -v wrk >/dev/null || { echo "bench_http: wrk not installed, skipped"; exit 0; }
 PYTHON=$(python3 -c 'import sys; print(sys.executable)')
 TMP=$(mktemp -d)
@@ -38,17 +40,21 @@ wait_port "$TMP/port"
 URL="http://127.0.0.1:$(cat "$TMP/port")"
 curl -s "$URL/v1/billboard" -o "$TMP/billboard.json"
 
-# 1. GET: the reference before and after billboardd, to even out drift.
+# 1. GET: billboardd and the reference alternately, ROUNDS times each, to
+# even out the drift of a shared machine; the means are compared.
 "$O/bench_mhd_static" "$TMP/billboard.json" "$TMP/sport" &
 PIDS+=($!)
 wait_port "$TMP/sport"
 SURL="http://127.0.0.1:$(cat "$TMP/sport")/v1/billboard"
-wrk -t2 -c64 -d"${SECS}s" "$SURL" >"$TMP/wrk-static1"
-wrk -t2 -c64 -d"${SECS}s" "$URL/v1/billboard" >"$TMP/wrk-get"
-wrk -t2 -c64 -d"${SECS}s" "$SURL" >"$TMP/wrk-static2"
-get=$(rps "$TMP/wrk-get")
-ref=$(echo "($(rps "$TMP/wrk-static1") + $(rps "$TMP/wrk-static2")) / 2" | bc -l)
-echo "GET /v1/billboard ($(wc -c <"$TMP/billboard.json") bytes, 64 connections, ${SECS}s):"
+get=0
+ref=0
+for r in $(seq 1 "$ROUNDS"); do
+    wrk -t2 -c64 -d"${SECS}s" "$URL/v1/billboard" >"$TMP/wrk-get"
+    wrk -t2 -c64 -d"${SECS}s" "$SURL" >"$TMP/wrk-static"
+    get=$(echo "$get + $(rps "$TMP/wrk-get") / $ROUNDS" | bc -l)
+    ref=$(echo "$ref + $(rps "$TMP/wrk-static") / $ROUNDS" | bc -l)
+done
+echo "GET /v1/billboard ($(wc -c <"$TMP/billboard.json") bytes, 64 connections, mean of $ROUNDS alternating ${SECS}s runs):"
 printf '  billboardd           %12.0f req/s\n' "$get"
 printf '  minimal MHD program  %12.0f req/s   ratio %.3f (goal >= 0.9)\n' "$ref" \
     "$(echo "$get / $ref" | bc -l)"
