@@ -47,6 +47,25 @@ for bad in "--horizon 4" "--dim 5" "--max-episodes 65" "--rho 1" "--beta 7.5"; d
     grep -q -- "${bad% *}" "$TMP/err" || fail "message does not name ${bad% *}: $(cat "$TMP/err")"
     grep -q "contradicts" "$TMP/err" || fail "unclear message: $(cat "$TMP/err")"
 done
+# The admin token may come from the environment instead of a file.
+rm -f "$TMP/port"
+BILLBOARD_ADMIN_TOKEN="env-admin-token-0123456789" "$BB" --db "$DB" --port 0 \
+    --port-file "$TMP/port" 2>>"$TMP/daemon.log" &
+DAEMON_PID=$!
+for _ in $(seq 1 100); do [ -s "$TMP/port" ] && break; sleep 0.05; done
+URL="http://127.0.0.1:$(cat "$TMP/port")"
+req GET /v1/clinics -H "Authorization: Bearer env-admin-token-0123456789"
+expect_status 200
+req GET /v1/clinics -H "Authorization: Bearer $ADMIN"
+expect_problem 401
+stop_daemon
+# A short admin token is refused at start.
+printf 'short\n' >"$TMP/short"
+if timeout 10 "$BB" --db "$DB" --port 0 --admin-token-file "$TMP/short" 2>"$TMP/err"; then
+    fail "a 5-byte admin token was accepted"
+fi
+grep -q "16 bytes" "$TMP/err" || fail "unclear message: $(cat "$TMP/err")"
+
 # The non-private baseline may use both.
 "$BB" --db "$TMP/np.db" --port 0 --port-file "$TMP/np.port" --horizon 2 --dim 2 --actions 2 \
     --max-episodes 8 --rho inf --update-rule every --calibration paper 2>>"$TMP/daemon.log" &
