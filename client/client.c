@@ -326,42 +326,12 @@ static int get_json(struct bb_client *c, const char *path, enum auth auth, json_
     return rc;
 }
 
-/* Work-around, to remove once proto/codec.c reads it: the daemon writes
- * privacy.rho_spent as null (infinite) in non-private runs, as codec.h
- * documents for infinite values, but bb_billboard_from_json accepts null only
- * for rho and epsilon. So a failed parse is retried once with that null
- * replaced by 0, and INFINITY restored afterwards. Doubles are re-printed
- * with 17 digits, so every other value reads back identical. */
-static int parse_null_spent(const struct transport_resp *r, struct bb_billboard *out)
-{
-    int rc = BB_EPROTO;
-    char *again = NULL;
-    json_t *j = r->body ? json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, NULL) : NULL;
-    json_t *pr = json_object_get(j, "privacy");
-    if (!json_is_null(json_object_get(pr, "rho_spent")))
-        goto out;
-    if (json_object_set_new(pr, "rho_spent", json_integer(0)) != 0)
-        goto out;
-    again = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    if (!again)
-        goto out;
-    rc = bb_billboard_from_json(again, strlen(again), out, NULL, 0);
-    if (rc == BB_OK)
-        out->privacy.rho_spent = INFINITY;
-out:
-    free(again);
-    json_decref(j);
-    return rc;
-}
-
 /* Parses and factors a billboard body into *out (zeroed on error). */
 static int parse_billboard(struct bb_client *c, const struct transport_resp *r,
                            struct bb_billboard *out)
 {
     char why[256] = "";
     int rc = bb_billboard_from_json(r->body ? r->body : "", r->len, out, why, sizeof(why));
-    if (rc == BB_EPROTO && parse_null_spent(r, out) == BB_OK)
-        rc = BB_OK;
     if (rc != BB_OK) {
         say(c, "malformed billboard", why);
         goto out;

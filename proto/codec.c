@@ -146,7 +146,8 @@ static int say(char *why, size_t whylen, const char *fmt, ...)
     return 0;
 }
 
-/* A finite number or null (read as INFINITY: non-private budgets). */
+/* A finite number, or null where null_is_inf: the encoder writes every
+ * infinite value as null, so the decoder reads null back as INFINITY. */
 static int get_num(json_t *v, double *out, int null_is_inf)
 {
     if (null_is_inf && json_is_null(v)) {
@@ -234,7 +235,7 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
     if (!json_is_object(pr) || !get_num(json_object_get(pr, "rho"), &p->rho, 1) ||
         !get_num(json_object_get(pr, "epsilon"), &p->epsilon, 1) ||
         !get_num(json_object_get(pr, "delta"), &p->delta, 0) ||
-        !get_num(json_object_get(pr, "rho_spent"), &p->rho_spent, 0) ||
+        !get_num(json_object_get(pr, "rho_spent"), &p->rho_spent, 1) ||
         !get_int(pr, "updates", 0, INT64_MAX, &u) || !get_int(pr, "max_updates", 0, INT64_MAX, &mu) ||
         !get_int(pr, "episodes", 0, INT64_MAX, &e) ||
         !get_int(pr, "max_episodes", 0, INT64_MAX, &me)) {

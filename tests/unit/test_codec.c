@@ -48,6 +48,14 @@ static void test_billboard_round_trip(void **state)
     assert_int_equal(bb_billboard_from_json(js, len - 1, &back, why, sizeof(why)), BB_EPROTO);
     assert_null(back.w);
     free(js);
+    /* Every infinite value is written as null and read back as infinite. */
+    b.privacy.rho_spent = INFINITY;
+    js = bb_billboard_to_json(&b, &len);
+    assert_non_null(strstr(js, "\"rho_spent\":null"));
+    assert_int_equal(bb_billboard_from_json(js, len, &back, NULL, 0), BB_OK);
+    assert_true(isinf(back.privacy.rho_spent));
+    bb_billboard_release(&back);
+    free(js);
     const char *bad = "{\"version\":1,\"episode\":0,\"H\":1,\"d\":1,\"A\":1,\"beta\":1,"
                       "\"steps\":[{\"h\":2,\"w\":[0],\"gram\":[[1]]}],\"privacy\":{}}";
     assert_int_equal(bb_billboard_from_json(bad, strlen(bad), &back, why, sizeof(why)),
