@@ -83,7 +83,9 @@ int bb_route_match(const char *method, const char *path, char *param, size_t par
         if (!match(bb_routes[i].pattern, path, param, paramlen))
             continue;
         path_known = 1;
-        if (strcmp(bb_routes[i].method, method) == 0)
+        /* HEAD is GET without the body, which libmicrohttpd drops itself. */
+        if (strcmp(bb_routes[i].method, method) == 0 ||
+            (strcmp(method, "HEAD") == 0 && strcmp(bb_routes[i].method, "GET") == 0))
             return i;
     }
     return path_known ? -2 : -1;

@@ -29,7 +29,8 @@ struct bb_route {
 extern const struct bb_route bb_routes[];
 extern const int bb_nroutes;
 
-/* Finds the route for method and path; on a match returns its index and
+/* Finds the route for method and path (HEAD matches GET routes); on a
+ * match returns its index and
  * copies the {…} segment into param. Returns -1 if no pattern matches the
  * path (404) and -2 if one does but not with this method (405). */
 int bb_route_match(const char *method, const char *path, char *param, size_t paramlen);

@@ -29,6 +29,10 @@ expect_status 304
 [ ! -s "$TMP/body" ] || fail "304 with a body"
 req GET /v1/billboard -H 'If-None-Match: "something-else"'
 expect_status 200
+# HEAD: the same headers, no body.
+STATUS=$(curl -s --max-time 10 -I -o "$TMP/head" -w '%{http_code}' "$URL/v1/billboard")
+[ "$STATUS" = 200 ] || fail "HEAD answered $STATUS"
+grep -qi "^etag: $etag0" "$TMP/head" || fail "HEAD without the ETag: $(cat "$TMP/head")"
 
 # Submit until the version rises.
 v=0
