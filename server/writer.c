@@ -463,8 +463,15 @@ static void engine_job(struct bb_writer *w, struct bb_job *j)
         j->err = BB_OK;
         rc = BB_OK;
     }
-    if (rc != BB_OK)
+    if (rc != BB_OK) {
+        /* The engine and the database may now disagree: stop (go_fatal)
+         * and answer 503 rather than anything half done. */
         go_fatal(w, "applying an episode");
+        free(j->resp);
+        j->resp = NULL;
+        u->write = 0;
+        set_err(j, BBD_EUNAVAIL, NULL, "storage failed; the request was not applied");
+    }
     /* Listed as pending before the committer can see (and free) the unit;
      * hand_over() gives it the sequence number w->seq + 1. */
     if (u->write && pending_add(w, j, w->seq + 1) != BB_OK)
