@@ -3,16 +3,7 @@
 # loopback port): --help, public reads as tables and JSON, clinic enrolment,
 # listing and revocation by the administrator, and the exit codes that tell
 # usage (2), network (3) and refused (5) apart.
-. "$(dirname "$0")/lib.sh"
-CLI="$O/billboard"
-[ -x "$CLI" ] || fail "no $CLI"
-run() { # expected exit code, then the CLI's arguments; stdout in $TMP/out, stderr in $TMP/err
-    local want=$1 rc=0
-    shift
-    "$CLI" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-    [ "$rc" -eq "$want" ] || fail "billboard $*: exit $rc, want $want: $(cat "$TMP/err")"
-}
-out() { jget "$TMP/out" "$1"; }
+. "$(dirname "$0")/cli-lib.sh"
 
 start_daemon --horizon 3 --dim 4 --actions 3 --max-episodes 10 --rho 10
 export BILLBOARD_SERVER="$URL" BILLBOARD_STATE="$TMP/state.db"

@@ -7,17 +7,7 @@
 # reused with another body refused (409), the K_max refusal keeping the
 # episode queued, and prune deleting exactly the acknowledged episodes from a
 # state file created 0600.
-. "$(dirname "$0")/lib.sh"
-CLI="$O/billboard"
-[ -x "$CLI" ] || fail "no $CLI"
-run() { # expected exit code, then the CLI's arguments; stdout in $TMP/out, stderr in $TMP/err
-    local want=$1 rc=0
-    shift
-    "$CLI" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-    [ "$rc" -eq "$want" ] || fail "billboard $*: exit $rc, want $want: $(cat "$TMP/err")"
-}
-out() { jget "$TMP/out" "$1"; }
-episodes() { "$CLI" privacy --json >"$TMP/priv" && jget "$TMP/priv" 'd["episodes"]'; }
+. "$(dirname "$0")/cli-lib.sh"
 
 start_daemon --horizon 3 --dim 4 --actions 3 --max-episodes 5 --rho 10
 export BILLBOARD_SERVER="$URL" BILLBOARD_STATE="$TMP/state.db" BILLBOARD_ADMIN_TOKEN="$ADMIN"

@@ -6,16 +6,7 @@
 # clinic starts an episode from the billboard kept in its state file, and
 # the finished episode stays queued (exit 3) until a later submit delivers
 # it exactly once.
-. "$(dirname "$0")/lib.sh"
-CLI="$O/billboard"
-[ -x "$CLI" ] || fail "no $CLI"
-run() { # expected exit code, then the CLI's arguments; stdout in $TMP/out, stderr in $TMP/err
-    local want=$1 rc=0
-    shift
-    "$CLI" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-    [ "$rc" -eq "$want" ] || fail "billboard $*: exit $rc, want $want: $(cat "$TMP/err")"
-}
-out() { jget "$TMP/out" "$1"; }
+. "$(dirname "$0")/cli-lib.sh"
 
 start_daemon --horizon 2 --dim 3 --actions 2 --max-episodes 200 --rho inf
 export BILLBOARD_SERVER="$URL" BILLBOARD_STATE="$TMP/state.db" BILLBOARD_ADMIN_TOKEN="$ADMIN"
