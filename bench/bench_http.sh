@@ -31,6 +31,7 @@ wait_port() {
     exit 1
 }
 rps() { awk '/^Requests\/sec:/ { print $2 }' "$1"; }
+calc() { awk "BEGIN { printf \"%.6f\", $1 }"; } # bc is not always installed
 
 "$O/billboardd" --db "$TMP/bb.db" --port 0 --port-file "$TMP/port" \
     --admin-token-file "$TMP/admin" --per-ip-limit 1024 \
@@ -51,13 +52,13 @@ ref=0
 for r in $(seq 1 "$ROUNDS"); do
     wrk -t2 -c64 -d"${SECS}s" "$URL/v1/billboard" >"$TMP/wrk-get"
     wrk -t2 -c64 -d"${SECS}s" "$SURL" >"$TMP/wrk-static"
-    get=$(echo "$get + $(rps "$TMP/wrk-get") / $ROUNDS" | bc -l)
-    ref=$(echo "$ref + $(rps "$TMP/wrk-static") / $ROUNDS" | bc -l)
+    get=$(calc "$get + $(rps "$TMP/wrk-get") / $ROUNDS")
+    ref=$(calc "$ref + $(rps "$TMP/wrk-static") / $ROUNDS")
 done
 echo "GET /v1/billboard ($(wc -c <"$TMP/billboard.json") bytes, 64 connections, mean of $ROUNDS alternating ${SECS}s runs):"
 printf '  billboardd           %12.0f req/s\n' "$get"
 printf '  minimal MHD program  %12.0f req/s   ratio %.3f (goal >= 0.9)\n' "$ref" \
-    "$(echo "$get / $ref" | bc -l)"
+    "$(calc "$get / $ref")"
 if command -v nginx >/dev/null; then
     mkdir -p "$TMP/www/v1" "$TMP/ngx"
     cp "$TMP/billboard.json" "$TMP/www/v1/billboard"
@@ -75,7 +76,7 @@ NGX
     sleep 0.5
     wrk -t2 -c64 -d"${SECS}s" "http://127.0.0.1:$nport/v1/billboard" >"$TMP/wrk-nginx"
     ng=$(rps "$TMP/wrk-nginx")
-    printf '  nginx (static file)  %12.0f req/s   ratio %.3f\n' "$ng" "$(echo "$get / $ng" | bc -l)"
+    printf '  nginx (static file)  %12.0f req/s   ratio %.3f\n' "$ng" "$(calc "$get / $ng")"
 else
     echo "  nginx                not installed, no comparison"
 fi
@@ -125,13 +126,13 @@ wrk -t2 -c64 -d"${SECS}s" -s "$TMP/post.lua" "$URL/v1/episodes" >"$TMP/wrk-post"
 
 after=$(curl -s "$URL/v1/privacy" | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["episodes"])')
 secs=$(awk '/requests in/ { s = $4; sub(/s,?$/, "", s); print s }' "$TMP/wrk-post")
-post=$(echo "($after - $before) / $secs" | bc -l)
+post=$(calc "($after - $before) / $secs")
 gc=$(curl -s "$URL/metrics" | awk '/^billboard_group_commits_total/ { c = $2 }
     /^billboard_group_commit_jobs_total/ { j = $2 } END { if (c) printf "%.1f", j / c }')
 read -r n t < <("$O/bench_sqlite_loop" "$TMP/loop.db" 10 8 16 "$SECS")
-loop=$(echo "$n / $t" | bc -l)
+loop=$(calc "$n / $t")
 echo "durable POST /v1/episodes (H=10 A=8 d=16, $(wc -c <"$TMP/episode.json") bytes, 64 connections, ${SECS}s):"
 printf '  billboardd           %12.0f episodes/s committed (%s non-2xx; %s requests per group commit)\n' \
     "$post" "$(awk '/^non2xx/ { print $2 }' "$TMP/wrk-post")" "$gc"
 printf '  plain SQLite loop    %12.0f episodes/s (WAL, synchronous=FULL, one commit each)   ratio %.3f (goal >= 0.5)\n' \
-    "$loop" "$(echo "$post / $loop" | bc -l)"
+    "$loop" "$(calc "$post / $loop")"
