@@ -339,11 +339,12 @@ int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
             jerr.text);
         return BB_EPROTO;
     }
-    rc = BB_EINVAL;
-    if (!json_is_object(root)) {
-        invalid(field, fieldlen, why, whylen, "the body must be a JSON object", "%s", "");
+    if (!json_is_object(root)) { /* not an episode at all: a malformed request */
+        say(why, whylen, "the body must be a JSON object");
+        rc = BB_EPROTO;
         goto out;
     }
+    rc = BB_EINVAL;
     const char *key;
     json_t *val;
     json_object_foreach(root, key, val) {

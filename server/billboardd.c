@@ -360,13 +360,14 @@ static int recover(struct bbd *d)
         goto out;
     /* An update charged but never stored (killed between begin and commit)
      * still counts against N_max (writer.c). */
+    long updates = (long)b.version;
     size_t clen = 0;
     if (bb_db_meta_get(d->db, "updates_charged", (void **)&charged, &clen) == BB_OK) {
         long c = strtol(charged, NULL, 10);
-        if (c > (long)b.version)
-            b.version = (uint64_t)c;
+        if (c > updates)
+            updates = c;
     }
-    if ((rc = bb_engine_restore_billboard(d->engine, &b)) != BB_OK) {
+    if ((rc = bb_engine_restore_billboard(d->engine, &b, updates)) != BB_OK) {
         fprintf(stderr, "billboardd: restoring the billboard: %s\n", bb_strerror(rc));
         goto out;
     }

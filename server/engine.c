@@ -240,10 +240,11 @@ int bb_engine_replay_done(struct bb_engine *e)
     return refresh(e);
 }
 
-int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b)
+int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b, long updates)
 {
     const struct bb_params *p = &e->p;
-    if (b->H != p->H || b->d != p->d || b->A != p->A || (long)b->version > p->max_updates)
+    if (b->H != p->H || b->d != p->d || b->A != p->A || updates < (long)b->version ||
+        updates > p->max_updates)
         return BB_EINVAL;
     struct bb_billboard copy;
     int rc = bb_billboard_copy(&copy, b);
@@ -256,7 +257,7 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
     const size_t dd = (size_t)p->d * p->d;
     for (int h = 0; h < p->H; h++)
         e->sched.logdet_last[h] = bb_chol_logdet(copy.chol + h * dd, p->d);
-    e->sched.updates = (long)b->version;
+    e->sched.updates = updates;
     bb_billboard_release(&e->bb);
     e->bb = copy;
     return BB_OK;

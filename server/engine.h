@@ -59,9 +59,13 @@ int bb_engine_load_node(struct bb_engine *e, int h, int level, long leaf, const 
     BB_WARN_UNUSED;
 int bb_engine_replay_done(struct bb_engine *e) BB_WARN_UNUSED;
 
-/* Makes a stored billboard current (recovery): its version counts the
- * updates made and its Gram matrices are the schedule's reference. */
-int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b) BB_WARN_UNUSED;
+/* Makes a stored billboard current (recovery): its Gram matrices become
+ * the schedule's reference. updates is the number of updates charged
+ * against N_max, at least b->version: an update begun but never published
+ * (a crash between begin and the billboard's commit) still counts.
+ * BB_EINVAL if updates < b->version or updates > N_max, or sizes differ. */
+int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b, long updates)
+    BB_WARN_UNUSED;
 
 /* Alg. 1 line 6: 1 if an update is due before the next episode. */
 int bb_engine_update_due(const struct bb_engine *e);

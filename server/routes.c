@@ -348,12 +348,6 @@ static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r)
     if (!key_ok(key))
         return bb_http_problem(r, BBD_EHEADER,
                                "Idempotency-Key must be 1 to 128 visible ASCII characters", NULL);
-    /* codec.h promises BB_EPROTO (400) for a non-object; the codec answers
-     * BB_EINVAL for valid JSON of another type, so settle it here. */
-    const char *p = r->body ? r->body : "";
-    p += strspn(p, " \t\r\n");
-    if (*p != '{')
-        return bb_http_problem(r, BB_EPROTO, "the body must be a JSON object", NULL);
     char field[96] = "", why[160] = "";
     int rc = bb_episode_from_json(r->body ? r->body : "", r->len, d->p.H, d->p.A, d->p.d,
                                   &r->job.ep, field, sizeof(field), why, sizeof(why));

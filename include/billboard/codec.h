@@ -54,12 +54,13 @@ char *bb_episode_to_json(const struct bb_episode_buf *e, size_t *len);
 /* Parses an episode body for sizes H, A, d into out (initialised here; the
  * caller releases it in every case).
  *   BB_EPROTO: not JSON, duplicate keys, NaN/Infinity, numbers that
- *              overflow a double -> HTTP 400; why says what.
- *   BB_EINVAL: valid JSON of the wrong shape or out-of-range values (not
- *              an object, missing or unknown field, wrong dimension,
+ *              overflow a double, a body that is not a JSON object
+ *              -> HTTP 400; why says what.
+ *   BB_EINVAL: an object of the wrong shape or out-of-range values
+ *              (missing or unknown field, wrong dimension,
  *              norm > 1, reward outside [0,1], action out of range)
  *              -> HTTP 422; field receives the JSON pointer of the culprit
- *              ("" for the whole body, "/steps/2/features/1/3", ...).
+ *              ("/steps/2/features/1/3", ...).
  * Validation is complete: BB_OK means bb_episode_check() passes. */
 int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
                          struct bb_episode_buf *out, char *field, size_t fieldlen, char *why,

@@ -314,7 +314,11 @@ static void test_recovery_by_replay(void **state)
                 assert_int_equal(bb_engine_load_node(c, h, lv, leaf, n), BB_OK);
         }
     assert_int_equal(bb_engine_replay_done(c), BB_OK);
-    assert_int_equal(bb_engine_restore_billboard(c, bb_engine_billboard(a)), BB_OK);
+    const struct bb_billboard *last = bb_engine_billboard(a);
+    long upd = bb_engine_updates(a);
+    assert_int_equal(bb_engine_restore_billboard(c, last, upd - 1), BB_EINVAL); /* < version */
+    assert_int_equal(bb_engine_restore_billboard(c, last, p.max_updates + 1), BB_EINVAL);
+    assert_int_equal(bb_engine_restore_billboard(c, last, upd), BB_OK);
     for (int h = 0; h < H; h++) {
         assert_memory_equal(bb_engine_gram(c, h), bb_engine_gram(a, h), sizeof(double) * D * D);
         assert_true(bb_engine_logdet(c, h) == bb_engine_logdet(a, h));
@@ -323,6 +327,11 @@ static void test_recovery_by_replay(void **state)
     assert_int_equal(bb_engine_update_due(c), bb_engine_update_due(a));
     const struct bb_billboard *ba = bb_engine_billboard(a), *bc = bb_engine_billboard(c);
     assert_memory_equal(ba->w, bc->w, sizeof(double) * H * D);
+    /* A charged but unpublished update counts: the cap is reached sooner. */
+    assert_int_equal(bb_engine_restore_billboard(c, last, p.max_updates), BB_OK);
+    assert_int_equal(bb_engine_updates(c), p.max_updates);
+    assert_false(bb_engine_update_due(c));
+    assert_int_equal(bb_engine_update(c), BB_ECAP);
     bb_engine_free(a);
     bb_engine_free(c);
 }
