@@ -10,6 +10,8 @@
  * (d^2 each), its mean and norm (4d), and y_h (2 n d per step). The
  * reference is dgemm C = X M with X the (n A) x d matrix of one step's
  * rows and M d x d: the same rows through a BLAS-3 kernel (2 n A d^2 flops).
+ * The pass runs as billboardd runs it (its own threads, BLAS single-
+ * threaded); the dgemm reference gets every core.
  * Prints figures and ratios; asserts nothing.
  */
 #include <cblas.h>
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "linalg.h"
 #include "lsvi.h"
@@ -100,11 +103,14 @@ int main(int argc, char **argv)
 
     struct bb_lsvi_ws ws;
     struct bb_sampler ys;
-    if (bb_lsvi_ws_init(&ws, A, d) != BB_OK || bb_sampler_init(&ys, p.sigma_y_eff, p.grid_y))
+    if (bb_lsvi_ws_init(&ws, A, d, 0) != BB_OK || bb_sampler_init(&ys, p.sigma_y_eff, p.grid_y))
         return 1;
     double *w = malloc(sizeof(double) * H * d), *y = malloc(sizeof(double) * H * d);
     struct bb_lsvi_job job = {.p = &p, .store = &store, .n = K, .chol = chol, .y_noise = &ys,
                               .rng = &rng, .w = w, .y_noisy = y};
+    /* As billboardd and billboard-sim run it: the pass's own threads around
+     * single-threaded BLAS calls. */
+    openblas_set_num_threads(1);
     double *tl = malloc(sizeof(double) * reps);
     for (int r = 0; r < reps; r++) {
         double s = now();
@@ -116,7 +122,9 @@ int main(int argc, char **argv)
     double rows = (double)K * A;
     double flops = (H - 1) * rows * ((double)d * d + 4.0 * d) + H * 2.0 * K * d;
 
-    /* Reference: dgemm over one step's rows, same shape. */
+    /* Reference: dgemm over one step's rows, same shape, with every core. */
+    int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    openblas_set_num_threads(cores > 0 ? cores : 1);
     double *x = malloc(sizeof(double) * (size_t)rows * d), *c = malloc(sizeof(double) * (size_t)rows * d);
     for (long b = 0; b * BB_STORE_BLOCK < K; b++)
         memcpy(x + (size_t)b * BB_STORE_BLOCK * A * d, bb_store_feat(&store, b, 0),

@@ -14,6 +14,7 @@
  * billboard; only then listen. SIGTERM/SIGINT: stop accepting, let the
  * writer commit and answer everything queued, exit 0.
  */
+#include <cblas.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -566,6 +567,11 @@ int main(int argc, char **argv)
     static struct bbd d;
     struct bb_http *http = NULL;
     int done = 0, status = 1;
+    /* The LSVI update runs its own threads around BLAS calls on small
+     * matrices (d <= ~64), where OpenBLAS's threads only spin (lsvi.h);
+     * OPENBLAS_NUM_THREADS, if set, still wins. */
+    if (!getenv("OPENBLAS_NUM_THREADS"))
+        openblas_set_num_threads(1);
     int rc = parse_args(argc, argv, &o, &done);
     if (rc || done)
         return rc;

@@ -110,7 +110,7 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
         goto out;
     if ((rc = bb_schedule_init(&e->sched, p, e->ridge)) != BB_OK)
         goto out;
-    if ((rc = bb_lsvi_ws_init(&e->ws, p->A, d)) != BB_OK)
+    if ((rc = bb_lsvi_ws_init(&e->ws, p->A, d, 0)) != BB_OK)
         goto out;
     if ((rc = refresh(e)) != BB_OK)
         goto out;

@@ -4,8 +4,10 @@
 #include "lsvi.h"
 
 #include <cblas.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "billboard/billboard.h"
 #include "linalg.h"
@@ -13,18 +15,27 @@
 /* Rows per chunk: the chunk's copy for the triangular solve stays in L2. */
 #define LSVI_CHUNK_ROWS 8192
 
-int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d)
+int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d, int threads)
 {
     memset(ws, 0, sizeof(*ws));
+    if (threads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (int)n : 1;
+    }
+    ws->threads = threads < BB_LSVI_MAX_THREADS ? threads : BB_LSVI_MAX_THREADS;
     size_t per = (size_t)(LSVI_CHUNK_ROWS / A);
     if (per < 1)
         per = 1;
     ws->rows = per * (size_t)A;
-    ws->work = malloc(sizeof(double) * ws->rows * (size_t)d);
-    ws->q = malloc(sizeof(double) * ws->rows);
     ws->target = malloc(sizeof(double) * BB_STORE_BLOCK);
     ws->y = malloc(sizeof(double) * (size_t)d);
-    if (!ws->work || !ws->q || !ws->target || !ws->y) {
+    int ok = ws->target && ws->y;
+    for (int t = 0; t < ws->threads; t++) {
+        ws->work[t] = malloc(sizeof(double) * ws->rows * (size_t)d);
+        ws->q[t] = malloc(sizeof(double) * ws->rows);
+        ok = ok && ws->work[t] && ws->q[t];
+    }
+    if (!ok) {
         bb_lsvi_ws_release(ws);
         return BB_ENOMEM;
     }
@@ -33,33 +44,73 @@ int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d)
 
 void bb_lsvi_ws_release(struct bb_lsvi_ws *ws)
 {
-    free(ws->work);
-    free(ws->q);
+    for (int t = 0; t < BB_LSVI_MAX_THREADS; t++) {
+        free(ws->work[t]);
+        free(ws->q[t]);
+    }
     free(ws->target);
     free(ws->y);
     memset(ws, 0, sizeof(*ws));
 }
 
-/* target[i] += clip(max_a Q_{h+1}(x_{h+1}^i, a), floor, H) for the len
- * episodes of one block, given their step-(h+1) feature rows. */
+/* One thread's share of a block: episodes [from, to). */
+struct share {
+    const struct bb_lsvi_job *job;
+    struct bb_lsvi_ws *ws;
+    int t;
+    const double *feat, *chol, *w;
+    long from, to;
+};
+
+/* target[i] += clip(max_a Q_{h+1}(x_{h+1}^i, a), floor, H) for the share's
+ * episodes, given their step-(h+1) feature rows. */
+static void *next_values(void *arg)
+{
+    const struct share *s = arg;
+    const struct bb_params *p = s->job->p;
+    const int A = p->A, d = p->d;
+    const double cap = (double)p->H;
+    const size_t per = s->ws->rows / (size_t)A;
+    double *q = s->ws->q[s->t];
+    for (long i0 = s->from; i0 < s->to; i0 += (long)per) {
+        long m = s->to - i0 < (long)per ? s->to - i0 : (long)per;
+        bb_q_values(d, s->chol, s->w, p->beta, cap, s->feat + (size_t)i0 * A * d,
+                    (size_t)m * A, q, s->ws->work[s->t]);
+        for (long i = 0; i < m; i++) {
+            const double *qi = q + (size_t)i * A;
+            double v = qi[bb_argmax(qi, A)];
+            if (v < p->v_floor)
+                v = p->v_floor;
+            s->ws->target[i0 + i] += v;
+        }
+    }
+    return NULL;
+}
+
+/* Splits a block's len episodes over the workspace's threads, in whole
+ * chunks, and waits for all of them. */
 static void add_next_values(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws,
                             const double *feat, long len, const double *chol, const double *w)
 {
-    const struct bb_params *p = job->p;
-    const int A = p->A, d = p->d;
-    const double cap = (double)p->H;
-    const size_t per = ws->rows / (size_t)A;
-    for (long i0 = 0; i0 < len; i0 += (long)per) {
-        long m = len - i0 < (long)per ? len - i0 : (long)per;
-        bb_q_values(d, chol, w, p->beta, cap, feat + (size_t)i0 * A * d, (size_t)m * A, ws->q,
-                    ws->work);
-        for (long i = 0; i < m; i++) {
-            const double *q = ws->q + (size_t)i * A;
-            double v = q[bb_argmax(q, A)];
-            if (v < p->v_floor)
-                v = p->v_floor;
-            ws->target[i0 + i] += v;
-        }
+    const long per = (long)(ws->rows / (size_t)job->p->A);
+    long chunks = (len + per - 1) / per;
+    int n = ws->threads < chunks ? ws->threads : (int)chunks;
+    struct share sh[BB_LSVI_MAX_THREADS];
+    pthread_t tid[BB_LSVI_MAX_THREADS];
+    int started[BB_LSVI_MAX_THREADS] = {0};
+    for (int t = 0; t < n; t++) {
+        long c0 = chunks * t / n, c1 = chunks * (t + 1) / n;
+        sh[t] = (struct share){job, ws, t, feat, chol, w, c0 * per, c1 * per < len ? c1 * per : len};
+    }
+    for (int t = 1; t < n; t++)
+        started[t] = pthread_create(&tid[t], NULL, next_values, &sh[t]) == 0;
+    if (n > 0)
+        next_values(&sh[0]);
+    for (int t = 1; t < n; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            next_values(&sh[t]); /* no thread to be had: do it here */
     }
 }
 

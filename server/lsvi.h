@@ -19,16 +19,25 @@
 #include "rng.h"
 #include "store.h"
 
-/* Scratch space, allocated once per engine and reused by every update. */
+#define BB_LSVI_MAX_THREADS 8
+
+/* Scratch space, allocated once per engine and reused by every update.
+ * The Q-values of a block's next states are computed by `threads` threads
+ * (the caller's and threads - 1 more), each on its own chunks. They call
+ * BLAS concurrently: a process that uses this should run BLAS itself
+ * single-threaded (openblas_set_num_threads(1)), as billboardd and
+ * billboard-sim do, so the two levels of threads do not fight. */
 struct bb_lsvi_ws {
-    size_t rows;     /* rows per chunk (a multiple of A) */
-    double *work;    /* rows * d */
-    double *q;       /* rows */
-    double *target;  /* BB_STORE_BLOCK */
-    double *y;       /* d */
+    int threads;
+    size_t rows;                             /* rows per chunk (a multiple of A) */
+    double *work[BB_LSVI_MAX_THREADS];       /* rows * d each */
+    double *q[BB_LSVI_MAX_THREADS];          /* rows each */
+    double *target;                          /* BB_STORE_BLOCK */
+    double *y;                               /* d */
 };
 
-int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d) BB_WARN_UNUSED;
+/* threads: 1 .. BB_LSVI_MAX_THREADS; 0 means the number of online CPUs. */
+int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d, int threads) BB_WARN_UNUSED;
 void bb_lsvi_ws_release(struct bb_lsvi_ws *ws);
 
 struct bb_lsvi_job {

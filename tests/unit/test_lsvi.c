@@ -169,12 +169,12 @@ static void reference(const struct fixture *f, double *w, long *capped, long *ne
 }
 
 /* expect: 'H' the data must hit the cap, '0' negative Q must occur. */
-static void compare(double beta, enum bb_calibration cal, char expect, uint64_t seed)
+static void compare(double beta, enum bb_calibration cal, char expect, uint64_t seed, int threads)
 {
     static struct fixture f;
     build(&f, beta, cal, seed);
     struct bb_lsvi_ws ws;
-    assert_int_equal(bb_lsvi_ws_init(&ws, A, D), BB_OK);
+    assert_int_equal(bb_lsvi_ws_init(&ws, A, D, threads), BB_OK);
     struct bb_sampler none;
     assert_int_equal(bb_sampler_init(&none, 0, 0), BB_OK);
     double w[H * D], y[H * D], ref[H * D];
@@ -206,14 +206,15 @@ static void compare(double beta, enum bb_calibration cal, char expect, uint64_t 
 static void test_matches_reference_with_clips(void **state)
 {
     (void)state;
-    compare(0.05, BB_CAL_CORRECTED, '0', 11); /* small bonus: negative Q, clipped at 0 */
-    compare(400.0, BB_CAL_CORRECTED, 'H', 12); /* large bonus: Q capped at H */
+    compare(0.05, BB_CAL_CORRECTED, '0', 11, 1); /* small bonus: negative Q, clipped at 0 */
+    compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3); /* large bonus: Q capped at H */
+    compare(0.05, BB_CAL_CORRECTED, '0', 11, 2); /* threads split blocks, same answer */
 }
 
 static void test_paper_has_no_lower_clip(void **state)
 {
     (void)state;
-    compare(0.05, BB_CAL_PAPER, '0', 13);
+    compare(0.05, BB_CAL_PAPER, '0', 13, 2);
 }
 
 static void test_noise_lands_on_grid(void **state)
@@ -222,7 +223,7 @@ static void test_noise_lands_on_grid(void **state)
     static struct fixture f;
     build(&f, 1.0, BB_CAL_CORRECTED, 14);
     struct bb_lsvi_ws ws;
-    assert_int_equal(bb_lsvi_ws_init(&ws, A, D), BB_OK);
+    assert_int_equal(bb_lsvi_ws_init(&ws, A, D, 0), BB_OK);
     struct bb_sampler s;
     double sigma = 50.0, grid = bb_grid_for(sigma);
     assert_int_equal(bb_sampler_init(&s, sigma, grid), BB_OK);
