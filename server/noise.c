@@ -35,7 +35,7 @@ int bb_sampler_init(struct bb_sampler *s, double sigma, double grid)
     if (frexp(grid, &e) != 0.5) /* not a power of two */
         return BB_EINVAL;
     double ratio = sigma / grid;
-    if (ratio < 1 || ratio > 0x1p30)
+    if (ratio < 1 || ratio > 0x1p24) /* keeps every product below 2^126 */
         return BB_EINVAL;
     double v = ceil(ratio * ratio);
     s->s2 = (uint64_t)v;
@@ -49,17 +49,34 @@ int bb_sampler_init(struct bb_sampler *s, double sigma, double grid)
     return BB_OK;
 }
 
-/* Bernoulli(num/den) for num <= den. */
+/* Bernoulli(num/den), exactly: a uniform real U in [0, 1) is drawn bit by
+ * bit and compared with the binary expansion of num/den, produced by long
+ * division; the first differing bit decides. About two random bits a call,
+ * instead of a rejection-sampled uniform below den. den < 2^126. */
 static int bernoulli(struct bb_rng *r, u128 num, u128 den)
 {
-    return bb_rng_below128(r, den) < num;
+    if (num >= den)
+        return 1;
+    u128 rem = num;
+    while (rem != 0) {
+        rem <<= 1;
+        int pbit = rem >= den;
+        if (pbit)
+            rem -= den;
+        int ubit = bb_rng_bit(r);
+        if (ubit != pbit)
+            return ubit < pbit;
+    }
+    return 0; /* the expansion ended equal: U >= num/den with probability 1 */
 }
 
 /* CKS Alg. 1 for gamma = num/den in [0, 1]. */
 static int bernoulli_exp_le1(struct bb_rng *r, u128 num, u128 den)
 {
     u128 k = 1;
-    while (bernoulli(r, num, den * k))
+    /* k passes 40 with probability below 1/40!: stop there (the parity of an
+     * event that never happens) so den * k stays far below 2^126. */
+    while (k < 40 && bernoulli(r, num, den * k))
         k++;
     return (int)(k & 1);
 }
@@ -102,12 +119,13 @@ int64_t bb_sampler_draw_int(const struct bb_sampler *s, struct bb_rng *r)
     for (;;) {
         int64_t y = discrete_laplace(r, s->t);
         u128 ay = (u128)(y < 0 ? -y : y);
-        /* |y| >= 2^40 has probability below exp(-2^18) at these scales; it
-         * would overflow the numerator, and its acceptance probability
-         * exp(-(|y| - s2/t)^2 / (2 s2)) is 0 to every printed digit. */
-        if (ay >= ((u128)1 << 40))
-            continue;
         u128 a = ay * t;
+        /* |y| t >= 2^63 means |y| > 2^38 sigma (t <= 2^24 + 1): probability
+         * below exp(-2^38) of the Laplace proposal, and an acceptance
+         * probability exp(-(|y| - s2/t)^2 / (2 s2)) that is 0 to every digit.
+         * Rejecting it keeps diff^2 below 2^126. */
+        if (a >= ((u128)1 << 63))
+            continue;
         u128 diff = a > s2 ? a - s2 : s2 - a;
         if (bb_bernoulli_exp(r, diff * diff, den))
             return y;

@@ -37,7 +37,7 @@ struct bb_sampler {
 double bb_grid_for(double sigma);
 
 /* Prepares s to draw N_Z(0, ceil((sigma/grid)^2)) * grid. grid must be a power
- * of two with sigma/grid in [1, 2^30]; sigma == 0 gives a sampler that
+ * of two with sigma/grid in [1, 2^24]; sigma == 0 gives a sampler that
  * returns 0 (non-private runs). Returns BB_OK or BB_EINVAL. */
 int bb_sampler_init(struct bb_sampler *s, double sigma, double grid);
 

@@ -89,6 +89,18 @@ uint64_t bb_rng_u64(struct bb_rng *r)
     return v;
 }
 
+int bb_rng_bit(struct bb_rng *r)
+{
+    if (r->nbits == 0) {
+        r->bits = bb_rng_u64(r);
+        r->nbits = 64;
+    }
+    int b = (int)(r->bits & 1);
+    r->bits >>= 1;
+    r->nbits--;
+    return b;
+}
+
 uint64_t bb_rng_below(struct bb_rng *r, uint64_t n)
 {
     if (n <= 1)

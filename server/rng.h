@@ -23,6 +23,8 @@ struct bb_rng {
     uint64_t block;  /* counter of the next block, used as the nonce */
     size_t pos;      /* next unread byte in buf */
     int deterministic;
+    uint64_t bits;   /* unread random bits, for bb_rng_bit */
+    int nbits;
     unsigned char buf[BB_RNG_BLOCK];
 };
 
@@ -42,6 +44,9 @@ void bb_rng_release(struct bb_rng *r);
 
 void bb_rng_bytes(struct bb_rng *r, void *out, size_t n);
 uint64_t bb_rng_u64(struct bb_rng *r);
+
+/* One uniform random bit. */
+int bb_rng_bit(struct bb_rng *r);
 
 /* Uniform integer in [0, n), n >= 1, by rejection (no modulo bias). */
 uint64_t bb_rng_below(struct bb_rng *r, uint64_t n);
