@@ -27,12 +27,7 @@ v0=$(jget "$TMP/body" 'd["version"]')
 found=0
 while [ "$i" -lt 60 ]; do
     submit
-    # An update charged but not yet published: let it land before looking.
-    for _ in $(seq 1 100); do
-        req GET /v1/privacy
-        [ "$(jget "$TMP/body" 'd["updates"] > d["billboard_version"]')" = true ] || break
-        sleep 0.05
-    done
+    wait_published # an update charged but not yet published: let it land
     req GET /v1/billboard
     if [ "$(jget "$TMP/body" 'd["version"]')" -gt "$v0" ] &&
         [ "$(jget "$TMP/body" 'd["episode"]')" = "$i" ]; then

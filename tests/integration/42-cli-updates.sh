@@ -31,6 +31,7 @@ run 0 submit "$TMP"/ep*.json --json
 [ "$(out 'd["sent"], d["unsent"]')" = "(40, 0)" ] || fail "batch: $(cat "$TMP/out")"
 run 0 privacy --json
 [ "$(out 'd["episodes"]')" = 40 ] || fail "privacy: $(cat "$TMP/out")"
+wait_published # the last episodes may have begun an update
 run 0 show --json
 v=$(out 'd["version"]')
 [ "$v" -ge 1 ] || fail "billboard version did not rise after 40 episodes"

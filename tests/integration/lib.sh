@@ -10,6 +10,7 @@
 #   jget FILE EXPR         python3 expression over the JSON in FILE (as d)
 #   episode SEED [VERSION] [H A d]  prints an episode body with ||phi|| = 0.9
 #   enrol NAME             prints a new clinic token
+#   wait_published         waits until no update is in flight
 #   expect_status N / expect_problem N   assertions on the last req
 set -euo pipefail
 O=${O:-build}
@@ -152,3 +153,17 @@ post_episode() { # TOKEN KEY FILE
 }
 
 sql() { sqlite3 "$DB" "$@"; }
+
+# Waits (up to 10 s) until no update is in flight: the last episode may have
+# begun one (charged in "updates") that is not yet published as
+# "billboard_version". Tests that compare billboards or ETags after
+# submitting episodes call it first.
+wait_published() {
+    local i
+    for i in $(seq 1 200); do
+        req GET /v1/privacy
+        [ "$(jget "$TMP/body" 'd["updates"] > d["billboard_version"]')" = true ] || return 0
+        sleep 0.05
+    done
+    fail "an update stayed in flight for 10 s"
+}
