@@ -74,7 +74,8 @@ static void usage(FILE *f)
             "  --max-connections N    open connections in total (default 1024)\n"
             "  --per-ip-limit N       open connections per client address (default 256)\n"
             "  --timeout S            idle connection timeout, seconds (default 30)\n"
-            "  --conn-memory BYTES    per-connection memory for headers (default 65536)\n"
+            "  --conn-memory BYTES    per-connection memory for headers (default 32768;\n"
+            "                         libmicrohttpd zeroes it on every request)\n"
             "  --max-body BYTES       request body cap, checked before and while reading\n"
             "                         (default 1048576)\n"
             "  --print-params         print the derived parameters as JSON and exit\n"
@@ -113,7 +114,7 @@ static int parse_args(int argc, char **argv, struct opts *o, int *done)
                                     .conn_limit = 1024,
                                     .per_ip_limit = 256,
                                     .timeout_s = 30,
-                                    .conn_memory = 65536};
+                                    .conn_memory = 32768};
     bb_params_defaults(&o->given);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
