@@ -98,7 +98,15 @@ static void run(int H, int A, int d, long n)
 
 int main(int argc, char **argv)
 {
-    long n = argc > 1 ? atol(argv[1]) : 20000;
+    long n = 20000;
+    if (argc > 1) {
+        char *end;
+        n = strtol(argv[1], &end, 10);
+        if (!*argv[1] || *end || n < 4) {
+            fprintf(stderr, "usage: bench_engine [episodes >= 4]\n");
+            return 2;
+        }
+    }
     run(5, 5, 8, n);
     run(10, 8, 16, n);
     run(10, 8, 32, n / 4);

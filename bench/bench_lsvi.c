@@ -42,11 +42,25 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* argv[i] as a number in [1, max], or dflt when absent; -1 when malformed. */
+static long arg(int argc, char **argv, int i, long dflt, long max)
+{
+    if (argc <= i)
+        return dflt;
+    char *end;
+    long v = strtol(argv[i], &end, 10);
+    return *argv[i] && !*end && v >= 1 && v <= max ? v : -1;
+}
+
 int main(int argc, char **argv)
 {
-    long K = argc > 1 ? atol(argv[1]) : 100000;
-    int H = argc > 2 ? atoi(argv[2]) : 10, A = argc > 3 ? atoi(argv[3]) : 8;
-    int d = argc > 4 ? atoi(argv[4]) : 32, reps = argc > 5 ? atoi(argv[5]) : 3;
+    long K = arg(argc, argv, 1, 100000, 1L << 30);
+    int H = (int)arg(argc, argv, 2, 10, 1000), A = (int)arg(argc, argv, 3, 8, 1024);
+    int d = (int)arg(argc, argv, 4, 32, 1024), reps = (int)arg(argc, argv, 5, 3, 1000);
+    if (K < 0 || H < 0 || A < 0 || d < 0 || reps < 0) {
+        fprintf(stderr, "usage: bench_lsvi [K H A d reps]  (positive integers)\n");
+        return 2;
+    }
     struct bb_params p;
     bb_params_defaults(&p);
     p.H = H, p.d = d, p.A = A, p.K_max = K, p.rho = 1.0, p.beta = 1.0;

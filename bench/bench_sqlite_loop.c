@@ -27,8 +27,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_sqlite_loop DB H A d SECONDS\n");
         return 2;
     }
-    int H = atoi(argv[2]), A = atoi(argv[3]), d = atoi(argv[4]);
-    double secs = atof(argv[5]);
+    int H = (int)strtol(argv[2], NULL, 10), A = (int)strtol(argv[3], NULL, 10);
+    int d = (int)strtol(argv[4], NULL, 10);
+    double secs = strtod(argv[5], NULL);
+    if (H < 1 || A < 1 || d < 1 || !(secs > 0)) {
+        fprintf(stderr, "bench_sqlite_loop: H, A, d and SECONDS must be positive\n");
+        return 2;
+    }
     sqlite3 *db;
     if (sqlite3_open(argv[1], &db) != SQLITE_OK)
         return 1;
