@@ -208,6 +208,16 @@ static enum MHD_Result not_modified(struct bb_req *r, const char *etag)
     return ret;
 }
 
+/* The stored bytes and ETag of billboard version v, through the read pool.
+ * Caller frees both. BB_ENOTFOUND if no such version. */
+static int stored_billboard(struct bbd *d, int64_t v, char **body, size_t *len, char **etag)
+{
+    struct bb_db *db = bb_db_pool_get(d->pool);
+    int rc = bb_db_billboard_get(db, v, body, len, etag);
+    bb_db_pool_put(d->pool, db);
+    return rc;
+}
+
 /* A board for version v: the current one or one loaded from the database.
  * Caller puts it. BB_ENOTFOUND if no such version. */
 static int board_for(struct bbd *d, int64_t v, struct bb_board **out)
@@ -221,9 +231,7 @@ static int board_for(struct bbd *d, int64_t v, struct bb_board **out)
     bb_board_put(cur);
     char *body = NULL, *etag = NULL;
     size_t len = 0;
-    struct bb_db *db = bb_db_pool_get(d->pool);
-    int rc = bb_db_billboard_get(db, v, &body, &len, &etag);
-    bb_db_pool_put(d->pool, db);
+    int rc = stored_billboard(d, v, &body, &len, &etag);
     if (rc == BB_OK)
         rc = bb_board_new(body, len, NULL, out);
     free(body);
@@ -262,9 +270,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
     bb_board_put(cur);
     char *body = NULL, *etag = NULL;
     size_t len = 0;
-    struct bb_db *db = bb_db_pool_get(d->pool);
-    int rc = bb_db_billboard_get(db, v, &body, &len, &etag);
-    bb_db_pool_put(d->pool, db);
+    int rc = stored_billboard(d, v, &body, &len, &etag);
     if (rc != BB_OK) {
         ret = bb_http_problem(r, rc, rc == BB_ENOTFOUND ? "no billboard of that version" : NULL,
                               NULL);
