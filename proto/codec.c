@@ -7,6 +7,8 @@
  */
 #include "billboard/codec.h"
 
+#include "codec_fast.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -332,6 +334,12 @@ int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
         return rc;
     if (field && fieldlen)
         field[0] = '\0';
+    if (codec_episode_fast(buf, len, out)) { /* well-formed: ranges still to check */
+        struct bb_episode view = bb_episode_buf_view(out);
+        return bb_episode_check(&view, H, A, d, field, fieldlen, why, whylen);
+    }
+    /* Anything the fast reader is not sure of: the full parser, which also
+     * names every error. */
     json_error_t jerr;
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {

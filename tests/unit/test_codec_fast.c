@@ -1,0 +1,196 @@
+/*
+ * test_codec_fast.c — the episode fast path against jansson, differentially:
+ * it must take every ordinary body (canonical or reformatted) and read the
+ * same doubles bit for bit; and over random mutations of valid bodies it
+ * may decline anything, but must never accept a body that jansson rejects
+ * or reads differently (then the full parser would have answered).
+ */
+#include "testutil.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "billboard/codec.h"
+#include "codec_fast.h"
+#include "rng.h"
+
+enum { H = 3, A = 2, D = 3 };
+
+/* jansson's reading of an episode of the exact schema, or 0. */
+static int reference(const char *buf, size_t len, struct bb_episode_buf *e)
+{
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, NULL);
+    int ok = 0;
+    if (!json_is_object(root) || json_object_size(root) != 2)
+        goto out;
+    json_t *v = json_object_get(root, "billboard_version");
+    json_t *steps = json_object_get(root, "steps");
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || !json_is_array(steps) ||
+        json_array_size(steps) != H)
+        goto out;
+    e->billboard_version = (uint64_t)json_integer_value(v);
+    for (int h = 0; h < H; h++) {
+        json_t *st = json_array_get(steps, (size_t)h);
+        json_t *f = json_object_get(st, "features"), *a = json_object_get(st, "action"),
+               *r = json_object_get(st, "reward");
+        if (!json_is_object(st) || json_object_size(st) != 3 || !json_is_array(f) ||
+            json_array_size(f) != A || !json_is_integer(a) || json_integer_value(a) < 0 ||
+            json_integer_value(a) >= A || !json_is_number(r))
+            goto out;
+        e->action[h] = (int)json_integer_value(a);
+        e->reward[h] = json_number_value(r);
+        for (int i = 0; i < A; i++) {
+            json_t *row = json_array_get(f, (size_t)i);
+            if (!json_is_array(row) || json_array_size(row) != D)
+                goto out;
+            for (int j = 0; j < D; j++) {
+                json_t *x = json_array_get(row, (size_t)j);
+                if (!json_is_number(x))
+                    goto out;
+                e->features[((size_t)h * A + i) * D + j] = json_number_value(x);
+            }
+        }
+    }
+    ok = 1;
+out:
+    json_decref(root);
+    return ok;
+}
+
+static void assert_same(const struct bb_episode_buf *x, const struct bb_episode_buf *y)
+{
+    assert_int_equal(x->billboard_version, y->billboard_version);
+    assert_memory_equal(x->features, y->features, sizeof(double) * H * A * D);
+    assert_memory_equal(x->action, y->action, sizeof(int) * H);
+    assert_memory_equal(x->reward, y->reward, sizeof(double) * H);
+}
+
+static void random_episode(struct bb_rng *r, struct bb_episode_buf *e)
+{
+    e->billboard_version = bb_rng_below(r, 1000);
+    for (int i = 0; i < H * A * D; i++)
+        e->features[i] = (bb_rng_uniform(r) - 0.5) * 0.9;
+    for (int h = 0; h < H; h++) {
+        e->action[h] = (int)bb_rng_below(r, A);
+        e->reward[h] = bb_rng_uniform(r);
+    }
+    e->features[0] = 0;  /* integers and signed zero forms too */
+    e->features[1] = -0.0;
+}
+
+static void test_takes_ordinary_bodies(void **state)
+{
+    (void)state;
+    struct bb_rng r;
+    bb_rng_init_seeded(&r, 1);
+    for (int n = 0; n < 500; n++) {
+        struct bb_episode_buf e, f, g;
+        assert_int_equal(bb_episode_buf_init(&e, H, A, D), BB_OK);
+        assert_int_equal(bb_episode_buf_init(&f, H, A, D), BB_OK);
+        assert_int_equal(bb_episode_buf_init(&g, H, A, D), BB_OK);
+        random_episode(&r, &e);
+        size_t len;
+        char *js = bb_episode_to_json(&e, &len);
+        assert_int_equal(codec_episode_fast(js, len, &f), 1);
+        assert_int_equal(reference(js, len, &g), 1);
+        assert_same(&f, &g);
+        for (int i = 0; i < H * A * D; i++) /* %.17g reads back exactly (-0 as 0) */
+            assert_true(f.features[i] == e.features[i]);
+        /* Reformatted by jansson (indentation, reordered keys). */
+        json_t *root = json_loadb(js, len, 0, NULL);
+        char *pretty = json_dumps(root, JSON_INDENT(n % 4) | JSON_SORT_KEYS |
+                                            JSON_REAL_PRECISION(n % 2 ? 17 : 6));
+        assert_int_equal(codec_episode_fast(pretty, strlen(pretty), &f), 1);
+        assert_int_equal(reference(pretty, strlen(pretty), &g), 1);
+        assert_same(&f, &g);
+        free(pretty);
+        json_decref(root);
+        free(js);
+        bb_episode_buf_release(&e);
+        bb_episode_buf_release(&f);
+        bb_episode_buf_release(&g);
+    }
+}
+
+static void test_never_accepts_what_jansson_would_not(void **state)
+{
+    (void)state;
+    static const char alphabet[] = " \t\n{}[],:\"\\-+.eE0123456789aceinrstuvxy";
+    struct bb_rng r;
+    bb_rng_init_seeded(&r, 2);
+    long accepted = 0, declined = 0;
+    for (int n = 0; n < 20000; n++) {
+        struct bb_episode_buf e, f, g;
+        assert_int_equal(bb_episode_buf_init(&e, H, A, D), BB_OK);
+        assert_int_equal(bb_episode_buf_init(&f, H, A, D), BB_OK);
+        assert_int_equal(bb_episode_buf_init(&g, H, A, D), BB_OK);
+        random_episode(&r, &e);
+        size_t len;
+        char *js = bb_episode_to_json(&e, &len);
+        char *m = malloc(len + 8);
+        memcpy(m, js, len);
+        /* One to three edits: replace, insert or delete a byte. */
+        int edits = 1 + (int)bb_rng_below(&r, 3);
+        for (int k = 0; k < edits && len > 2; k++) {
+            size_t at = (size_t)bb_rng_below(&r, len);
+            char ch = alphabet[bb_rng_below(&r, sizeof(alphabet) - 1)];
+            switch (bb_rng_below(&r, 3)) {
+            case 0: m[at] = ch; break;
+            case 1: memmove(m + at + 1, m + at, len - at); m[at] = ch; len++; break;
+            default: memmove(m + at, m + at + 1, len - at - 1); len--; break;
+            }
+        }
+        if (codec_episode_fast(m, len, &f)) {
+            accepted++;
+            if (!reference(m, len, &g))
+                fail_msg("fast path accepted what jansson rejects: %.*s", (int)len, m);
+            assert_same(&f, &g);
+        } else {
+            declined++;
+        }
+        free(m);
+        free(js);
+        bb_episode_buf_release(&e);
+        bb_episode_buf_release(&f);
+        bb_episode_buf_release(&g);
+    }
+    /* Both branches were exercised (else the test shows nothing). */
+    assert_true(accepted > 100 && declined > 1000);
+}
+
+static void test_declines_what_it_must(void **state)
+{
+    (void)state;
+    const char *bodies[] = {
+        /* a duplicate key, an escaped key, an unknown key, leading zeros,
+         * a big integer, a NaN, trailing garbage, an exponent without
+         * digits, a missing field, a real action */
+        "{\"billboard_version\":1,\"billboard_version\":1,\"steps\":[]}",
+        "{\"billboard_versio\\u006e\":1,\"steps\":[]}",
+        "{\"billboard_version\":1,\"steps\":[],\"x\":1}",
+        "{\"billboard_version\":01,\"steps\":[]}",
+        "{\"billboard_version\":1234567890123456789012,\"steps\":[]}",
+        "{\"billboard_version\":NaN,\"steps\":[]}",
+        "{\"billboard_version\":1,\"steps\":[]} x",
+        "{\"billboard_version\":1e,\"steps\":[]}",
+        "{\"steps\":[]}",
+        "[1]",
+    };
+    for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+        struct bb_episode_buf f;
+        assert_int_equal(bb_episode_buf_init(&f, H, A, D), BB_OK);
+        assert_int_equal(codec_episode_fast(bodies[i], strlen(bodies[i]), &f), 0);
+        bb_episode_buf_release(&f);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_takes_ordinary_bodies),
+        cmocka_unit_test(test_never_accepts_what_jansson_would_not),
+        cmocka_unit_test(test_declines_what_it_must),
+    };
+    return cmocka_run_group_tests_name("codec_fast", tests, NULL, NULL);
+}
