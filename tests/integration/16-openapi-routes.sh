@@ -20,8 +20,14 @@ awk '
 if ! diff -u "$TMP/spec" "$TMP/routes"; then
     fail "router and openapi.yaml disagree (- spec, + router)"
 fi
-if python3 -c 'import yaml' 2>/dev/null; then
-    python3 - "$SPEC" <<'PY' || fail "openapi.yaml does not parse or lacks pieces"
+# The spec must parse as YAML with every response defined: PyYAML comes
+# with deploy/install-deps (python3-yaml); use whichever python3 has it.
+YPY=
+for py in "$PYTHON" /usr/bin/python3; do
+    if "$py" -c 'import yaml' 2>/dev/null; then YPY=$py; break; fi
+done
+[ -n "$YPY" ] || fail "no python3 with PyYAML (deploy/install-deps installs python3-yaml)"
+"$YPY" - "$SPEC" <<'PY' || fail "openapi.yaml does not parse or lacks pieces"
 import sys, yaml
 s = yaml.safe_load(open(sys.argv[1]))
 assert s["openapi"].startswith("3.1"), s["openapi"]
@@ -33,7 +39,6 @@ for path, item in s["paths"].items():
                 name = r["$ref"].rsplit("/", 1)[1]
                 assert name in s["components"]["responses"], (path, method, name)
 PY
-fi
 # The route table drives the server: an unknown method on a known path is
 # 405 and an unknown path 404, so the table is what is actually served.
 start_daemon "${CONF[@]}"
