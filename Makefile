@@ -20,7 +20,7 @@ CMOCKA_LIBS   := $(shell pkg-config --libs cmocka)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 OPT     ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -fopenmp-simd $(WARN) -Iinclude -Iproto -Iserver -Iclient $(DEP_CFLAGS) -MMD -MP
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -fopenmp-simd $(WARN) $(DEP_CFLAGS) -MMD -MP
 LDFLAGS +=
 ifneq ($(SANITIZER),)
 CFLAGS  += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -28,8 +28,33 @@ LDFLAGS += -fsanitize=$(SANITIZER)
 O       := build-san
 endif
 
-.PHONY: all test unit-test integration-test bench run tidy clean install
-all:
+.PHONY: all test unit-test integration-test bench run tidy clean install check-layers
+all: check-layers
+
+# Layers, each with its own include path, so a header a layer must not use
+# is not found (tests/check-layers.sh also checks the #include lines):
+#   include/billboard   public API            proto      shared by both sides
+#   server/engine       the algorithm         server     the daemon (HTTP, SQLite)
+#   client              libbillboard, CLI     client/sim the simulator
+# The engine's headers are included by path ("engine/engine.h") through
+# $(O)/inc, which holds only a link to server/engine: a program that may use
+# the engine gets it without reaching the daemon's headers.
+INC_ROOT     := $(O)/inc
+PROTO_INC    := -Iinclude -Iproto
+$(O)/proto/%.o $(O)/pic/proto/%.o:   LAYER_INC := $(PROTO_INC)
+$(O)/server/engine/%.o:              LAYER_INC := $(PROTO_INC)
+$(O)/server/%.o:                     LAYER_INC := $(PROTO_INC) -I$(INC_ROOT)
+$(O)/client/%.o $(O)/pic/client/%.o: LAYER_INC := $(PROTO_INC)
+$(O)/client/sim/%.o:                 LAYER_INC := $(PROTO_INC) -I$(INC_ROOT)
+$(O)/bench/%.o:                      LAYER_INC := $(PROTO_INC) -I$(INC_ROOT)
+TEST_INC     := $(PROTO_INC) -I$(INC_ROOT) -Iserver -Iclient
+
+$(INC_ROOT)/engine:
+	@mkdir -p $(INC_ROOT)
+	ln -sfn $(CURDIR)/server/engine $@
+
+check-layers:
+	@tests/check-layers.sh
 
 # The main job: billboardd on ./var/billboard.db and simulated clinics
 # against it over HTTP (deploy/run-demo); serves until Ctrl-C.
@@ -50,13 +75,13 @@ else
 Q := @
 endif
 
-$(O)/%.o: %.c
+$(O)/%.o: %.c | $(INC_ROOT)/engine
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(LAYER_INC) -c $< -o $@
 
 tidy:
-	clang-tidy $(wildcard proto/*.c server/*.c client/*.c) -- $(CFLAGS)
+	clang-tidy $(wildcard proto/*.c server/*.c server/engine/*.c client/*.c) -- $(CFLAGS) $(TEST_INC)
 
 clean:
 	rm -rf build build-san

@@ -2,8 +2,8 @@
 # reference measured in the same run; it asserts nothing.
 BENCH_LSVI := $(O)/bench_lsvi
 
-$(BENCH_LSVI): bench/bench_lsvi.c $(ENGINE_LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(ENGINE_LIB) $(DEP_LIBS)
+$(BENCH_LSVI): bench/bench_lsvi.c $(ENGINE_LIB) | $(INC_ROOT)/engine
+	$(CC) $(CFLAGS) $(PROTO_INC) -I$(INC_ROOT) $(LDFLAGS) -o $@ $< $(ENGINE_LIB) $(DEP_LIBS)
 
 .PHONY: bench-lsvi
 bench-lsvi: $(BENCH_LSVI)
@@ -13,8 +13,8 @@ bench: bench-lsvi
 
 BENCH_ENGINE := $(O)/bench_engine
 
-$(BENCH_ENGINE): bench/bench_engine.c $(ENGINE_LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(ENGINE_LIB) $(DEP_LIBS)
+$(BENCH_ENGINE): bench/bench_engine.c $(ENGINE_LIB) | $(INC_ROOT)/engine
+	$(CC) $(CFLAGS) $(PROTO_INC) -I$(INC_ROOT) $(LDFLAGS) -o $@ $< $(ENGINE_LIB) $(DEP_LIBS)
 
 .PHONY: bench-engine
 bench-engine: $(BENCH_ENGINE)
@@ -27,11 +27,11 @@ bench: bench-engine
 BENCH_MHD_STATIC := $(O)/bench_mhd_static
 BENCH_SQLITE_LOOP := $(O)/bench_sqlite_loop
 
-$(BENCH_MHD_STATIC): bench/bench_mhd_static.c
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(DEP_LIBS)
+$(BENCH_MHD_STATIC): bench/bench_mhd_static.c | $(INC_ROOT)/engine
+	$(CC) $(CFLAGS) $(PROTO_INC) -I$(INC_ROOT) $(LDFLAGS) -o $@ $< $(DEP_LIBS)
 
-$(BENCH_SQLITE_LOOP): bench/bench_sqlite_loop.c
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(DEP_LIBS)
+$(BENCH_SQLITE_LOOP): bench/bench_sqlite_loop.c | $(INC_ROOT)/engine
+	$(CC) $(CFLAGS) $(PROTO_INC) -I$(INC_ROOT) $(LDFLAGS) -o $@ $< $(DEP_LIBS)
 
 .PHONY: bench-http
 bench-http: $(BILLBOARDD) $(BENCH_MHD_STATIC) $(BENCH_SQLITE_LOOP)

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "engine.h"
-#include "noise.h"
-#include "rng.h"
+#include "engine/engine.h"
+#include "engine/noise.h"
+#include "engine/rng.h"
 
 static double now(void)
 {

@@ -23,11 +23,11 @@
 #include <unistd.h>
 
 #include "linalg.h"
-#include "lsvi.h"
-#include "noise.h"
-#include "params.h"
-#include "rng.h"
-#include "store.h"
+#include "engine/lsvi.h"
+#include "engine/noise.h"
+#include "engine/params.h"
+#include "engine/rng.h"
+#include "engine/store.h"
 
 static double now(void)
 {

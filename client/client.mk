@@ -35,7 +35,7 @@ $(CLIENT_LIB): $(CLIENT_OBJ) $(PROTO_OBJ)
 
 $(O)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CFLAGS) $(LAYER_INC) -fPIC -c $< -o $@
 
 $(CLIENT_SO): $(CLIENT_PIC)
 	$(CC) $(LDFLAGS) -shared -Wl,-soname,libbillboard.so.$(CLIENT_SO_VERSION) -o $@ $^ \

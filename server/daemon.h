@@ -17,9 +17,9 @@
 #include "auth.h"
 #include "board.h"
 #include "db.h"
-#include "engine.h"
-#include "params.h"
-#include "rng.h"
+#include "engine/engine.h"
+#include "engine/params.h"
+#include "engine/rng.h"
 
 /* What GET /v1/privacy and /metrics report; the writer refreshes it. */
 struct bbd_stats {

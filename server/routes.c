@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "billboard/codec.h"
-#include "config.h"
+#include "engine/config.h"
 #include "metrics.h"
 #include "problem.h"
 

@@ -1,10 +1,9 @@
-# server/: the curator engine (libbbengine.a) and the daemon billboardd.
-ENGINE_SRC := server/params.c server/rng.c server/noise.c server/tree.c \
-              server/schedule.c server/store.c server/lsvi.c \
-              server/engine.c server/config.c
+# server/engine/: the curator engine (libbbengine.a), usable without the daemon.
+# server/: the daemon billboardd around it.
+ENGINE_SRC := $(wildcard server/engine/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(O)/%.o) $(PROTO_OBJ)
 ENGINE_LIB := $(O)/libbbengine.a
-DAEMON_SRC := $(filter-out $(ENGINE_SRC),$(wildcard server/*.c))
+DAEMON_SRC := $(wildcard server/*.c)
 DAEMON_OBJ := $(DAEMON_SRC:%.c=$(O)/%.o)
 BILLBOARDD := $(O)/billboardd
 

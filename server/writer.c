@@ -46,7 +46,7 @@
 
 #include <sodium.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "metrics.h"
 #include "problem.h"
 

@@ -6,9 +6,9 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 # this file is included, so the engine comes last on the link line.
 UNIT_LIBS += $(ENGINE_LIB)
 
-$(O)/tests/%: tests/unit/%.c $(UNIT_LIBS)
+$(O)/tests/%: tests/unit/%.c $(UNIT_LIBS) | $(INC_ROOT)/engine
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIBS) $(CMOCKA_LIBS) $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(TEST_INC) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIBS) $(CMOCKA_LIBS) $(DEP_LIBS)
 
 # Programs the integration tests need, from every fragment.
 TEST_DEPS += $(BILLBOARDD)

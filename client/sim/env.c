@@ -2,7 +2,7 @@
  * env.c — a finite linear MDP: storage, validation, expanded tables and
  * sampling (env.h).
  */
-#include "sim/env.h"
+#include "env.h"
 
 #include <math.h>
 #include <stdarg.h>

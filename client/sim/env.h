@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "billboard/err.h"
-#include "rng.h"
+#include "engine/rng.h"
 
 struct bb_sim_env {
     int S, A, d, H;

@@ -10,7 +10,7 @@
  *
  * Every problem is reported with the JSON pointer of the offending value.
  */
-#include "sim/env.h"
+#include "env.h"
 
 #include <jansson.h>
 #include <math.h>

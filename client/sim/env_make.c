@@ -2,7 +2,7 @@
  * env_make.c — the built-in environments: a random simplex linear MDP and
  * RiverSwim with one-hot features (env.h).
  */
-#include "sim/env.h"
+#include "env.h"
 
 #include <math.h>
 #include <stdio.h>

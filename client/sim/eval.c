@@ -1,7 +1,7 @@
 /*
  * eval.c — backward induction over the dense tables of env.h (eval.h).
  */
-#include "sim/eval.h"
+#include "eval.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 #ifndef BB_SIM_EVAL_H
 #define BB_SIM_EVAL_H
 
-#include "sim/env.h"
+#include "env.h"
 
 /* V* of env into V (caller-owned, (H+1)*S); if pi is non-NULL, also an
  * optimal action table (H*S, first maximiser). */

@@ -1,7 +1,7 @@
 /*
  * http.c — simulated clinics against billboardd over HTTP (http.h).
  */
-#include "sim/http.h"
+#include "http.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "billboard/client.h"
-#include "sim/eval.h"
-#include "sim/policy.h"
+#include "eval.h"
+#include "policy.h"
 
 struct shared {
     struct bb_sim_run *r;

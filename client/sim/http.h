@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "sim/run.h"
+#include "run.h"
 
 /* Runs r against the daemon at url with one clinic per token (ntokens =
  * r->clinics, borrowed). r->env must have the daemon's H, d, A (checked

@@ -11,11 +11,11 @@
 
 #include <cblas.h>
 
-#include "config.h"
-#include "sim/env.h"
-#include "sim/http.h"
-#include "sim/report.h"
-#include "sim/run.h"
+#include "engine/config.h"
+#include "env.h"
+#include "http.h"
+#include "report.h"
+#include "run.h"
 
 #define MAX_LIST 16
 #define MAX_RUNS 256

@@ -1,7 +1,7 @@
 /*
  * policy.c — a billboard's action table over a finite environment (policy.h).
  */
-#include "sim/policy.h"
+#include "policy.h"
 
 #include <stdlib.h>
 

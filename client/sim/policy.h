@@ -10,7 +10,7 @@
 #define BB_SIM_POLICY_H
 
 #include "billboard/billboard.h"
-#include "sim/env.h"
+#include "env.h"
 
 /* pi[h*S + s] = argmax_a of bb_billboard_act(b, h+1, phi(s, .)) for every
  * step and state; pi is caller-owned, H*S. b must be factored and of env's

@@ -1,7 +1,7 @@
 /*
  * report.c — CSV, Markdown and gnuplot output of simulated runs (report.h).
  */
-#include "sim/report.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "sim/run.h"
+#include "run.h"
 
 /* A finished run and the label it is reported under (borrowed). */
 struct bb_sim_report_item {

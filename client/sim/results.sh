@@ -111,7 +111,7 @@ switch columns reproduce exactly; episodes/s depends on the machine (2 shared co
 **How regret is measured.** For every billboard version the simulator computes the action
 table π_h(s) with the clinics' own policy function (\`bb_billboard_act\`) and evaluates it by
 backward induction; episode k is charged V*_1(x_1^k) − V^{π_k}_1(x_1^k), an exact expectation
-(docs/ENV.md). The runs are in-process against the engine (\`server/engine.h\`), one clinic,
+(docs/ENV.md). The runs are in-process against the engine (\`server/engine/engine.h\`), one clinic,
 so each run is exactly Algorithm 1. "slope" is the least-squares slope of log(cumulative
 regret) against log k over 40 log-spaced k in [K/100, K]: 1 is linear regret, 0.5 is √K.
 

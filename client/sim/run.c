@@ -1,7 +1,7 @@
 /*
  * run.c — K episodes from N clinics against the engine, in-process (run.h).
  */
-#include "sim/run.h"
+#include "run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,9 +10,9 @@
 #include <time.h>
 
 #include "billboard/episode.h"
-#include "engine.h"
-#include "sim/eval.h"
-#include "sim/policy.h"
+#include "engine/engine.h"
+#include "eval.h"
+#include "policy.h"
 
 static const char *const algo_names[BB_SIM_NALGO] = {"lsvi-ucb", "lsvi-ucb-rare", "private",
                                                      "paper", "random"};

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "params.h"
-#include "sim/env.h"
+#include "engine/params.h"
+#include "env.h"
 
 enum bb_sim_algo {
     BB_SIM_LSVI_UCB = 0,

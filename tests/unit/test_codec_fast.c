@@ -13,7 +13,7 @@
 
 #include "billboard/codec.h"
 #include "codec_fast.h"
-#include "rng.h"
+#include "engine/rng.h"
 
 enum { H = 3, A = 2, D = 3 };
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "linalg.h"
-#include "schedule.h"
+#include "engine/schedule.h"
 
 enum { H = 3, A = 3, D = 4 };
 

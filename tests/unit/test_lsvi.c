@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "linalg.h"
-#include "lsvi.h"
-#include "params.h"
-#include "rng.h"
-#include "store.h"
+#include "engine/lsvi.h"
+#include "engine/params.h"
+#include "engine/rng.h"
+#include "engine/store.h"
 
 enum { H = 4, A = 4, D = 6 };
 #define N 9000 /* > 2 store blocks (4096), several LSVI chunks each */

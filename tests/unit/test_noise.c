@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "noise.h"
-#include "rng.h"
+#include "engine/noise.h"
+#include "engine/rng.h"
 
 #define NDRAWS 125000
 #define ZBOUND 4.42

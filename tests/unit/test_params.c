@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "params.h"
+#include "engine/params.h"
 
 struct known {
     int H, d;

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "noise.h"
-#include "rng.h"
-#include "tree.h"
+#include "engine/noise.h"
+#include "engine/rng.h"
+#include "engine/tree.h"
 
 static void random_phi(struct bb_rng *r, double *phi, int d)
 {
