@@ -9,8 +9,8 @@
  * Start-up order: open and verify the database; on first start store the
  * configuration, the token-hash key and billboard version 0 in one
  * transaction; on later starts read the configuration and refuse any flag
- * that contradicts it; replay every episode into the engine without drawing
- * noise, hand it the stored live tree nodes, restore the latest stored
+ * that contradicts it; rebuild the engine from the stored episodes and
+ * mechanism records without drawing noise, restore the latest stored
  * billboard; only then listen. SIGTERM/SIGINT: stop accepting, let the
  * writer commit and answer everything queued, exit 0.
  */
@@ -213,62 +213,6 @@ static int print_params(struct bb_params *p)
 
 /* ---- the stored configuration ---- */
 
-static char *config_dump(const struct bb_params *p)
-{
-    char b[14][40];
-    snprintf(b[0], 40, "%.17g", p->rho);
-    snprintf(b[1], 40, "%.17g", p->epsilon);
-    snprintf(b[2], 40, "%.17g", p->delta);
-    snprintf(b[3], 40, "%.17g", p->gram_share);
-    snprintf(b[4], 40, "%.17g", p->failure_prob);
-    snprintf(b[5], 40, "%.17g", p->update_ratio);
-    snprintf(b[6], 40, "%.17g", p->beta);
-    json_t *o =
-        json_pack("{s:i, s:i, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s}", "H",
-                  p->H, "d", p->d, "A", p->A, "K_max", (json_int_t)p->K_max, "rho", b[0], "epsilon",
-                  b[1], "delta", b[2], "gram_share", b[3], "failure_prob", b[4], "update_ratio",
-                  b[5], "beta", b[6], "max_updates_cap", (json_int_t)p->max_updates_cap,
-                  "calibration", p->calibration == BB_CAL_PAPER ? "paper" : "corrected",
-                  "update_rule", p->update_rule == BB_UPDATE_EVERY ? "every" : "rare");
-    char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-    json_decref(o);
-    return s;
-}
-
-static int config_load(const char *s, struct bb_params *p)
-{
-    json_error_t e;
-    json_t *o = json_loads(s, 0, &e);
-    const char *rho, *eps, *delta, *f, *fp, *c, *beta, *cal, *rule;
-    json_int_t H, d, A, K, cap;
-    bb_params_defaults(p);
-    int rc = BB_EIO;
-    if (!o ||
-        json_unpack(o, "{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s}",
-                    "H", &H, "d", &d, "A", &A, "K_max", &K, "rho", &rho, "epsilon", &eps, "delta",
-                    &delta, "gram_share", &f, "failure_prob", &fp, "update_ratio", &c, "beta",
-                    &beta, "max_updates_cap", &cap, "calibration", &cal, "update_rule", &rule) != 0)
-        goto out;
-    p->H = (int)H;
-    p->d = (int)d;
-    p->A = (int)A;
-    p->K_max = (long)K;
-    p->max_updates_cap = (long)cap;
-    p->rho = strtod(rho, NULL);
-    p->epsilon = strtod(eps, NULL);
-    p->delta = strtod(delta, NULL);
-    p->gram_share = strtod(f, NULL);
-    p->failure_prob = strtod(fp, NULL);
-    p->update_ratio = strtod(c, NULL);
-    p->beta = strtod(beta, NULL);
-    p->calibration = strcmp(cal, "paper") == 0 ? BB_CAL_PAPER : BB_CAL_CORRECTED;
-    p->update_rule = strcmp(rule, "every") == 0 ? BB_UPDATE_EVERY : BB_UPDATE_RARE;
-    rc = BB_OK;
-out:
-    json_decref(o);
-    return rc;
-}
-
 /* The flags given on this start must agree with the stored configuration. */
 static int config_check(const struct opts *o, const struct bb_params *stored, const char *db,
                         const char *stored_json)
@@ -278,7 +222,7 @@ static int config_check(const struct opts *o, const struct bb_params *stored, co
         struct bb_params t = *stored;
         if (bb_config_option(&t, o->gname[i], o->gval[i], why, sizeof(why)) != BB_OK)
             return BB_EINVAL;
-        char *a = config_dump(&t);
+        char *a = bb_config_dump(&t);
         int same = a && strcmp(a, stored_json) == 0;
         free(a);
         if (!same) {
@@ -310,28 +254,32 @@ static int servable(const struct bb_params *p)
 
 /* ---- recovery ---- */
 
-static int replay_one(void *ctx, int64_t k, const struct bb_episode_buf *e)
+/* The recovery source (engine.h): the stored episodes in commit order. */
+struct source {
+    struct bbd *d;
+    bb_engine_put put;
+    void *sink;
+    long k;
+};
+
+static int source_one(void *ctx, int64_t k, const struct bb_episode_buf *e)
 {
-    struct bbd *d = ctx;
+    struct source *src = ctx;
     struct bb_episode v = bb_episode_buf_view(e);
-    if (k != bb_engine_episodes(d->engine) + 1) {
+    if (k != ++src->k) {
         fprintf(stderr, "billboardd: episode %lld out of order\n", (long long)k);
         return BB_EIO;
     }
-    return bb_engine_replay(d->engine, &v);
+    return src->put(src->sink, &v);
 }
 
-static int load_node(void *ctx, int h, int level, int64_t leaf, const double *noise)
+static int source_each(void *ctx, bb_engine_put put, void *sink)
 {
-    struct bbd *d = ctx;
-    long n = bb_engine_episodes(d->engine);
-    if (level >= 63 || !((n >> level) & 1))
-        return BB_OK; /* a dead node: its bit of n is clear (tree.h) */
-    int rc = bb_engine_load_node(d->engine, h, level, (long)leaf, noise);
-    if (rc != BB_OK)
-        fprintf(stderr, "billboardd: stored node h=%d level=%d leaf=%lld is not the live one\n", h,
-                level, (long long)leaf);
-    return rc;
+    struct source *src = ctx;
+    src->put = put;
+    src->sink = sink;
+    return bb_db_episodes_each(src->d->db, src->d->p.H, src->d->p.A, src->d->p.d, source_one,
+                               src);
 }
 
 /* Rebuilds the engine from the database and makes the latest stored
@@ -342,16 +290,16 @@ static int recover(struct bbd *d)
     size_t len = 0;
     struct bb_billboard b = {0};
     struct bb_board *board = NULL;
-    int rc = bb_db_episodes_each(d->db, d->p.H, d->p.A, d->p.d, replay_one, d);
+    struct bb_db_mech_state st = {0};
+    struct source src = {.d = d};
+    int rc = bb_db_mech_state_get(d->db, &st);
+    if (rc == BB_OK)
+        rc = bb_engine_recover(d->engine, source_each, &src, st.rec, st.n);
+    bb_db_mech_state_free(&st);
     if (rc != BB_OK) {
-        fprintf(stderr, "billboardd: replaying episodes: %s\n", bb_strerror(rc));
-        goto out;
-    }
-    if ((rc = bb_db_nodes_each(d->db, d->p.d, load_node, d)) != BB_OK)
-        goto out;
-    if ((rc = bb_engine_replay_done(d->engine)) != BB_OK) {
-        fprintf(stderr, "billboardd: tree node noise missing in the database: %s\n",
-                bb_strerror(rc));
+        fprintf(stderr,
+                "billboardd: recovering %ld stored episodes and the %s mechanism's noise: %s\n",
+                src.k, bb_engine_mechanism(d->engine), bb_strerror(rc));
         goto out;
     }
     if ((rc = bb_db_billboard_get(d->db, -1, &body, &len, &etag)) != BB_OK) {
@@ -496,15 +444,15 @@ static int setup(struct bbd *d, struct opts *o)
     if (fresh) {
         d->p = o->given;
     } else {
-        if ((rc = config_load(stored, &d->p)) != BB_OK) {
-            fprintf(stderr, "billboardd: %s: stored configuration unreadable\n", o->db);
+        if ((rc = bb_config_load(stored, &d->p, why, sizeof(why))) != BB_OK) {
+            fprintf(stderr, "billboardd: %s: stored configuration unreadable: %s\n", o->db, why);
             goto out;
         }
         if ((rc = config_check(o, &d->p, o->db, stored)) != BB_OK)
             goto out;
     }
     rc = BB_ENOMEM;
-    if (!(given = config_dump(&d->p)))
+    if (!(given = bb_config_dump(&d->p)))
         goto out;
     if ((rc = bb_params_derive(&d->p, why, sizeof(why))) != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);

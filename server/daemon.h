@@ -32,7 +32,7 @@ struct bb_writer;
 
 struct bbd {
     struct bb_params p; /* derived; immutable once serving */
-    struct bb_rng rng;  /* tree noise; the engine borrows it */
+    struct bb_rng rng;  /* mechanism noise; the engine borrows it */
     struct bb_engine *engine;
     struct bb_db *db;        /* read-write, the writer's */
     struct bb_db_pool *pool; /* read-only, the HTTP threads' */

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCHEMA_VERSION "1"
+/* 2: mechanism state in mech_state (was one mechanism's own table in 1). */
+#define SCHEMA_VERSION "2"
 
 enum stmt {
     S_BEGIN,
@@ -26,8 +27,8 @@ enum stmt {
     S_EP_ALL,
     S_IDEM_GET,
     S_IDEM_PUT,
-    S_NODE_PUT,
-    S_NODE_ALL,
+    S_MECH_PUT,
+    S_MECH_ALL,
     S_BB_PUT,
     S_BB_GET,
     S_BB_LATEST,
@@ -55,10 +56,10 @@ static const char *const sql[S_COUNT] = {
                    "WHERE clinic_id = ?1 AND key = ?2",
     [S_IDEM_PUT] = "INSERT INTO idempotency(clinic_id, key, body_hash, status, response, "
                    "episode) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    [S_NODE_PUT] = "INSERT INTO tree_nodes(h, level, leaf, noise) VALUES (?1, ?2, ?3, ?4) "
-                   "ON CONFLICT(h, level) DO UPDATE SET leaf = excluded.leaf, "
-                   "noise = excluded.noise",
-    [S_NODE_ALL] = "SELECT h, level, leaf, noise FROM tree_nodes ORDER BY h, level",
+    [S_MECH_PUT] = "INSERT INTO mech_state(step, slot, tag, bytes) VALUES (?1, ?2, ?3, ?4) "
+                   "ON CONFLICT(step, slot) DO UPDATE SET tag = excluded.tag, "
+                   "bytes = excluded.bytes",
+    [S_MECH_ALL] = "SELECT step, slot, tag, bytes FROM mech_state ORDER BY step, slot",
     [S_BB_PUT] = "INSERT INTO billboards(version, episode, etag, body, y_noisy) "
                  "VALUES (?1, ?2, ?3, ?4, ?5)",
     [S_BB_GET] = "SELECT body, etag FROM billboards WHERE version = ?1",
@@ -79,9 +80,9 @@ static const char schema[] =
     "  body_hash BLOB NOT NULL, status INTEGER NOT NULL, response BLOB NOT NULL,"
     "  episode INTEGER NOT NULL REFERENCES episodes(k),"
     "  PRIMARY KEY(clinic_id, key)) WITHOUT ROWID;"
-    "CREATE TABLE IF NOT EXISTS tree_nodes("
-    "  h INTEGER NOT NULL, level INTEGER NOT NULL, leaf INTEGER NOT NULL,"
-    "  noise BLOB NOT NULL, PRIMARY KEY(h, level)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS mech_state("
+    "  step INTEGER NOT NULL, slot INTEGER NOT NULL, tag INTEGER NOT NULL,"
+    "  bytes BLOB NOT NULL, PRIMARY KEY(step, slot)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS billboards("
     "  version INTEGER PRIMARY KEY, episode INTEGER NOT NULL, etag TEXT NOT NULL,"
     "  body BLOB NOT NULL, y_noisy BLOB);"
@@ -441,41 +442,64 @@ int bb_db_idem_put(struct bb_db *db, int64_t clinic, const char *key, const unsi
     return run(s);
 }
 
-int bb_db_node_put(struct bb_db *db, int h, int level, int64_t leaf, const double *noise, int d)
+int bb_db_mech_put(struct bb_db *db, const struct bb_mech_record *r)
 {
-    sqlite3_stmt *s = stmt(db, S_NODE_PUT);
-    if (!s)
+    sqlite3_stmt *s = stmt(db, S_MECH_PUT);
+    if (!s || r->len > (size_t)INT32_MAX)
         return BB_EIO;
-    sqlite3_bind_int(s, 1, h);
-    sqlite3_bind_int(s, 2, level);
-    sqlite3_bind_int64(s, 3, leaf);
-    sqlite3_bind_blob(s, 4, noise, (int)(sizeof(double) * (size_t)d * d), SQLITE_STATIC);
+    sqlite3_bind_int(s, 1, r->step);
+    sqlite3_bind_int64(s, 2, r->slot);
+    sqlite3_bind_int64(s, 3, r->tag);
+    sqlite3_bind_blob(s, 4, r->bytes, (int)r->len, SQLITE_STATIC);
     return run(s);
 }
 
-int bb_db_nodes_each(struct bb_db *db, int d, bb_db_node_fn fn, void *ctx)
+void bb_db_mech_state_free(struct bb_db_mech_state *st)
 {
-    sqlite3_stmt *s = stmt(db, S_NODE_ALL);
+    if (!st)
+        return;
+    for (size_t i = 0; i < st->n; i++)
+        free((void *)st->rec[i].bytes);
+    free(st->rec);
+    st->rec = NULL;
+    st->n = 0;
+}
+
+int bb_db_mech_state_get(struct bb_db *db, struct bb_db_mech_state *st)
+{
+    sqlite3_stmt *s = stmt(db, S_MECH_ALL);
     int rc = BB_EIO, step;
-    const size_t n = sizeof(double) * (size_t)d * d;
-    double *buf = malloc(n);
-    if (!s || !buf)
-        goto out;
+    size_t cap = 0;
+    st->rec = NULL;
+    st->n = 0;
+    if (!s)
+        return BB_EIO;
     while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-        rc = BB_EIO;
-        if ((size_t)sqlite3_column_bytes(s, 3) != n)
+        rc = BB_ENOMEM;
+        if (st->n == cap) {
+            size_t c = cap ? 2 * cap : 64;
+            struct bb_mech_record *r = realloc(st->rec, c * sizeof(*r));
+            if (!r)
+                goto out;
+            st->rec = r;
+            cap = c;
+        }
+        size_t len = (size_t)sqlite3_column_bytes(s, 3);
+        void *bytes = malloc(len ? len : 1); /* aligned for any type */
+        if (!bytes)
             goto out;
-        memcpy(buf, sqlite3_column_blob(s, 3), n); /* aligned copy */
-        rc = fn(ctx, sqlite3_column_int(s, 0), sqlite3_column_int(s, 1), sqlite3_column_int64(s, 2),
-                buf);
-        if (rc != 0)
-            goto out;
+        memcpy(bytes, sqlite3_column_blob(s, 3), len);
+        st->rec[st->n++] = (struct bb_mech_record){.step = sqlite3_column_int(s, 0),
+                                                   .slot = (long)sqlite3_column_int64(s, 1),
+                                                   .tag = (long)sqlite3_column_int64(s, 2),
+                                                   .len = len,
+                                                   .bytes = bytes};
     }
     rc = step == SQLITE_DONE ? BB_OK : BB_EIO;
 out:
-    if (s)
-        sqlite3_reset(s);
-    free(buf);
+    sqlite3_reset(s);
+    if (rc != BB_OK)
+        bb_db_mech_state_free(st);
     return rc;
 }
 

@@ -10,8 +10,9 @@
  *                              host-order BLOBs (H*A*d doubles, H int32,
  *                              H doubles)
  *   idempotency(clinic_id, key, body_hash, status, response, episode)
- *   tree_nodes(h, level, leaf, noise)   the live node of each (h, level),
- *                              upserted when the node is created
+ *   mech_state(step, slot, tag, bytes)   the Gram mechanism's noise records
+ *                              (engine/mech.h), one per (step, slot), replaced
+ *                              when the mechanism emits a newer one
  *   billboards(version, episode, etag, body, y_noisy)   the exact bytes served
  *
  * A struct bb_db is one connection, used by one thread at a time. The writer
@@ -27,6 +28,7 @@
 
 #include "billboard/codec.h"
 #include "billboard/err.h"
+#include "engine/mech.h"
 
 #define BB_DB_HASH 32 /* bytes of every stored hash */
 
@@ -77,11 +79,18 @@ int bb_db_idem_get(struct bb_db *db, int64_t clinic, const char *key, unsigned c
 int bb_db_idem_put(struct bb_db *db, int64_t clinic, const char *key, const unsigned char *hash,
                    int status, const char *resp, size_t len, int64_t episode) BB_WARN_UNUSED;
 
-/* Tree nodes: the live node of (h, level), d*d doubles. */
-int bb_db_node_put(struct bb_db *db, int h, int level, int64_t leaf, const double *noise,
-                   int d) BB_WARN_UNUSED;
-typedef int (*bb_db_node_fn)(void *ctx, int h, int level, int64_t leaf, const double *noise);
-int bb_db_nodes_each(struct bb_db *db, int d, bb_db_node_fn fn, void *ctx) BB_WARN_UNUSED;
+/* Mechanism state: stores r (borrowed), replacing the row of the same
+ * (step, slot). What the columns mean is the engine's business. */
+int bb_db_mech_put(struct bb_db *db, const struct bb_mech_record *r) BB_WARN_UNUSED;
+
+/* Every stored record, ordered by (step, slot); owned by the struct, freed
+ * by bb_db_mech_state_free() (also on error, which leaves it empty). */
+struct bb_db_mech_state {
+    struct bb_mech_record *rec; /* n records, each with its own bytes */
+    size_t n;
+};
+int bb_db_mech_state_get(struct bb_db *db, struct bb_db_mech_state *st) BB_WARN_UNUSED;
+void bb_db_mech_state_free(struct bb_db_mech_state *st);
 
 /* Billboards: the exact bytes served, by version; y_noisy may be NULL (v0). */
 int bb_db_billboard_put(struct bb_db *db, uint64_t version, uint64_t episode, const char *etag,

@@ -143,7 +143,7 @@ char *bb_metrics_render(const char *const *route_names, const char *const *route
     gauge(&b, "billboard_max_updates", "N_max.", (double)g->max_updates);
     gauge(&b, "billboard_version", "Version of the billboard served.", (double)g->version);
     gauge(&b, "billboard_rho", "Total zCDP budget.", g->rho);
-    gauge(&b, "billboard_rho_spent_gram", "zCDP spent by the Gram trees.", g->rho_gram_spent);
+    gauge(&b, "billboard_rho_spent_gram", "zCDP spent by the Gram mechanism.", g->rho_gram_spent);
     gauge(&b, "billboard_rho_spent_y", "zCDP spent on y.", g->rho_y_spent);
     gauge(&b, "billboard_ready", "1 if the database answers.", g->ready);
     if (b.oom) {

@@ -3,15 +3,17 @@
  * commit and updates (writer.h).
  *
  * Two threads, one pipeline, so that the engine's work on the next episodes
- * (drawing tree-node noise is most of it) overlaps the fsync of the last:
+ * (drawing mechanism noise is most of it) overlaps the fsync of the last:
  *
  *   engine thread  takes the queued jobs in order; checks the clinic and
- *                  the Idempotency-Key; bb_engine_add(); copies the H new
- *                  live nodes' noise; hands a unit per job to the committer.
+ *                  the Idempotency-Key; bb_engine_add(); copies the noise
+ *                  records the add drew; hands a unit per job to the
+ *                  committer.
  *   commit thread  takes every unit ready (group commit), writes them in
- *                  one transaction — episode, idempotency key, node noise
- *                  (upserted by (h, level): only live nodes matter, see
- *                  tree.h) — COMMITs, and only then completes the jobs, so a
+ *                  one transaction — episode, idempotency key, noise
+ *                  records (engine/mech.h: opaque here, each replacing the
+ *                  stored one of its step and slot) — COMMITs, and only then
+ *                  completes the jobs, so a
  *                  2xx always means committed. k is the engine's order,
  *                  which the committer keeps.
  *
@@ -61,8 +63,9 @@ struct unit {
     struct bb_job *job;     /* U_JOB: completed after the commit */
     int write;              /* U_JOB episode: accepted, rows to write */
     long k;                 /* episode number */
-    int level;              /* of the nodes this episode completed */
-    double *nodes;          /* owned: H*d*d noise of those nodes */
+    struct bb_mech_record *rec; /* owned: the noise records the add drew */
+    size_t nrec;
+    unsigned char *recmem;  /* owned: their bytes */
     long charged;           /* U_CHARGE */
     struct bb_board *board; /* U_BILLBOARD: owned reference */
     uint64_t episode;       /* U_BILLBOARD */
@@ -141,7 +144,8 @@ static double since(const struct timespec *t0)
 
 static void unit_free(struct unit *u)
 {
-    free(u->nodes);
+    free(u->rec);
+    free(u->recmem);
     free(u->y_noisy);
     bb_board_put(u->board);
     free(u);
@@ -190,9 +194,8 @@ static int write_unit(struct bb_writer *w, struct unit *u)
         break;
     }
     if (j->kind == BB_JOB_EPISODE && u->write) {
-        const size_t dd = (size_t)d->p.d * d->p.d;
-        for (int h = 0; rc == BB_OK && h < d->p.H; h++)
-            rc = bb_db_node_put(d->db, h, u->level, u->k, u->nodes + h * dd, d->p.d);
+        for (size_t i = 0; rc == BB_OK && i < u->nrec; i++)
+            rc = bb_db_mech_put(d->db, &u->rec[i]);
         if (rc == BB_OK)
             rc = bb_db_episode_insert(d->db, u->k, j->clinic, (int64_t)j->ep.billboard_version,
                                       &j->ep);
@@ -365,6 +368,29 @@ static int replay(struct bb_job *j, const unsigned char *hash, int status, const
     return BB_OK;
 }
 
+/* Copies the noise records of the engine's last add into u: they are the
+ * engine's until its next add, the committer's after. */
+static int copy_records(struct unit *u, const struct bb_engine *e)
+{
+    const struct bb_mech_record *rec;
+    size_t n = bb_engine_records(e, &rec), total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += rec[i].len;
+    if (n == 0)
+        return BB_OK;
+    if (!(u->rec = malloc(n * sizeof(*u->rec))) || !(u->recmem = malloc(total ? total : 1)))
+        return BB_ENOMEM;
+    unsigned char *p = u->recmem;
+    for (size_t i = 0; i < n; i++) {
+        u->rec[i] = rec[i];
+        memcpy(p, rec[i].bytes, rec[i].len);
+        u->rec[i].bytes = p;
+        p += rec[i].len;
+    }
+    u->nrec = n;
+    return BB_OK;
+}
+
 /* Decides an episode and, if accepted, adds it to the engine and fills u.
  * Returns BB_OK when the job has its answer (success or a client error);
  * anything else is fatal. */
@@ -410,19 +436,9 @@ static int engine_episode(struct bb_writer *w, struct bb_job *j, struct unit *u)
         return BB_OK;
     }
     /* From here the engine holds the episode: any failure is fatal. */
-    const int H = d->p.H;
-    const size_t dd = (size_t)d->p.d * d->p.d;
     u->k = bb_engine_episodes(d->engine);
-    u->level = __builtin_ctzl((unsigned long)u->k); /* leaf k completes level tz(k) */
-    if (!(u->nodes = malloc(sizeof(double) * dd * (size_t)H)))
-        return BB_ENOMEM;
-    for (int h = 0; h < H; h++) {
-        long leaf = 0;
-        const double *noise = bb_tree_node(bb_engine_tree(d->engine, h), u->level, &leaf);
-        if (!noise || leaf != u->k)
-            return BB_EIO;
-        memcpy(u->nodes + h * dd, noise, sizeof(double) * dd);
-    }
+    if ((rc = copy_records(u, d->engine)) != BB_OK)
+        return rc;
     char body[96];
     int n =
         snprintf(body, sizeof(body), "{\"episode\":%ld,\"billboard_version\":%ld}", u->k, version);

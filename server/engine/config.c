@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,65 +42,161 @@ static int bad(char *why, size_t whylen, const char *name, const char *value)
     return BB_EINVAL;
 }
 
+/* The configuration flags: every field of struct bb_params the caller sets.
+ * One table serves parsing, the stored form and its comparison. */
+enum kind { K_INT, K_LONG, K_DOUBLE, K_ENUM };
+
+static const char *const rule_names[] = {[BB_UPDATE_RARE] = "rare", [BB_UPDATE_EVERY] = "every",
+                                         NULL};
+static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
+                                                [BB_CAL_PAPER] = "paper", NULL};
+
+struct opt {
+    const char *name; /* without the leading dashes; the stored key */
+    enum kind kind;
+    size_t off;
+    long lo, hi;               /* K_INT, K_LONG */
+    const char *const *names;  /* K_ENUM: index = value; NULL = bb_mechanism_name */
+};
+
+#define OFF(f) offsetof(struct bb_params, f)
+static const struct opt opts[] = {
+    {"horizon", K_INT, OFF(H), 1, 2147483647L, NULL},
+    {"dim", K_INT, OFF(d), 1, 2147483647L, NULL},
+    {"actions", K_INT, OFF(A), 1, 2147483647L, NULL},
+    {"max-episodes", K_LONG, OFF(K_max), 1, LONG_MAX, NULL},
+    {"rho", K_DOUBLE, OFF(rho), 0, 0, NULL},
+    {"epsilon", K_DOUBLE, OFF(epsilon), 0, 0, NULL},
+    {"delta", K_DOUBLE, OFF(delta), 0, 0, NULL},
+    {"gram-share", K_DOUBLE, OFF(gram_share), 0, 0, NULL},
+    {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL},
+    {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL},
+    {"max-updates", K_LONG, OFF(max_updates_cap), 0, 2147483647L, NULL}, /* 0: the bound */
+    {"beta", K_DOUBLE, OFF(beta), 0, 0, NULL},
+    {"update-rule", K_ENUM, OFF(update_rule), 0, 0, rule_names},
+    {"calibration", K_ENUM, OFF(calibration), 0, 0, calibration_names},
+    {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL},
+};
+#undef OFF
+
+static const char *enum_name(const struct opt *o, int v)
+{
+    if (!o->names)
+        return bb_mechanism_name((enum bb_mechanism)v);
+    int n = 0;
+    while (o->names[n])
+        n++;
+    return v >= 0 && v < n ? o->names[v] : NULL;
+}
+
+static const struct opt *find(const char *name)
+{
+    if (strncmp(name, "--", 2) != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+        if (strcmp(name + 2, opts[i].name) == 0)
+            return &opts[i];
+    return NULL;
+}
+
 int bb_config_option(struct bb_params *p, const char *name, const char *value, char *why,
                      size_t whylen)
 {
-    long l = 0;
-    double x = 0;
+    const struct opt *o = find(name);
+    if (!o)
+        return BB_ENOTFOUND;
     if (!value)
         return bad(why, whylen, name, value);
-#define LONG_OPT(flag, field, lo)                                                              \
-    if (strcmp(name, flag) == 0) {                                                             \
-        if (parse_long(value, &l) != BB_OK || l < (lo) || l > 2147483647L)                     \
-            return bad(why, whylen, name, value);                                              \
-        field = l;                                                                             \
-        return BB_OK;                                                                          \
-    }
-#define DOUBLE_OPT(flag, field)                                                                \
-    if (strcmp(name, flag) == 0) {                                                             \
-        if (parse_double(value, &x) != BB_OK)                                                  \
-            return bad(why, whylen, name, value);                                              \
-        field = x;                                                                             \
-        return BB_OK;                                                                          \
-    }
-    LONG_OPT("--horizon", p->H, 1)
-    LONG_OPT("--dim", p->d, 1)
-    LONG_OPT("--actions", p->A, 1)
-    LONG_OPT("--max-updates", p->max_updates_cap, 1)
-    DOUBLE_OPT("--rho", p->rho)
-    DOUBLE_OPT("--epsilon", p->epsilon)
-    DOUBLE_OPT("--delta", p->delta)
-    DOUBLE_OPT("--gram-share", p->gram_share)
-    DOUBLE_OPT("--failure-prob", p->failure_prob)
-    DOUBLE_OPT("--update-ratio", p->update_ratio)
-    DOUBLE_OPT("--beta", p->beta)
-#undef LONG_OPT
-#undef DOUBLE_OPT
-    if (strcmp(name, "--max-episodes") == 0) {
-        if (parse_long(value, &l) != BB_OK || l < 1)
+    char *field = (char *)p + o->off;
+    long l = 0;
+    double x = 0;
+    switch (o->kind) {
+    case K_INT:
+    case K_LONG:
+        if (parse_long(value, &l) != BB_OK || l < o->lo || l > o->hi)
             return bad(why, whylen, name, value);
-        p->K_max = l;
-        return BB_OK;
-    }
-    if (strcmp(name, "--update-rule") == 0) {
-        if (strcmp(value, "rare") == 0)
-            p->update_rule = BB_UPDATE_RARE;
-        else if (strcmp(value, "every") == 0)
-            p->update_rule = BB_UPDATE_EVERY;
+        if (o->kind == K_INT)
+            *(int *)field = (int)l;
         else
-            return bad(why, whylen, name, value);
+            *(long *)field = l;
         return BB_OK;
-    }
-    if (strcmp(name, "--calibration") == 0) {
-        if (strcmp(value, "corrected") == 0)
-            p->calibration = BB_CAL_CORRECTED;
-        else if (strcmp(value, "paper") == 0)
-            p->calibration = BB_CAL_PAPER;
-        else
+    case K_DOUBLE:
+        if (parse_double(value, &x) != BB_OK)
             return bad(why, whylen, name, value);
+        *(double *)field = x;
         return BB_OK;
+    case K_ENUM:
+        for (int v = 0; enum_name(o, v); v++)
+            if (strcmp(value, enum_name(o, v)) == 0) {
+                *(int *)field = v; /* every enum of bb_params is int-sized */
+                return BB_OK;
+            }
+        return bad(why, whylen, name, value);
     }
     return BB_ENOTFOUND;
+}
+
+char *bb_config_dump(const struct bb_params *p)
+{
+    json_t *o = json_object();
+    char v[48];
+    int rc = o ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < sizeof(opts) / sizeof(opts[0]); i++) {
+        const char *field = (const char *)p + opts[i].off;
+        switch (opts[i].kind) {
+        case K_INT:
+            snprintf(v, sizeof(v), "%d", *(const int *)field);
+            break;
+        case K_LONG:
+            snprintf(v, sizeof(v), "%ld", *(const long *)field);
+            break;
+        case K_DOUBLE:
+            snprintf(v, sizeof(v), "%.17g", *(const double *)field);
+            break;
+        case K_ENUM: {
+            const char *n = enum_name(&opts[i], *(const int *)field);
+            snprintf(v, sizeof(v), "%s", n ? n : "?");
+            break;
+        }
+        }
+        rc = json_object_set_new(o, opts[i].name, json_string(v));
+    }
+    char *s = rc == 0 ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(o);
+    return s;
+}
+
+int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
+{
+    json_error_t e;
+    json_t *o = json_loads(s, 0, &e), *v;
+    const char *key;
+    char name[64];
+    int rc = BB_EINVAL;
+    bb_params_defaults(p);
+    if (!json_is_object(o)) {
+        snprintf(why, whylen, "not a JSON object");
+        goto out;
+    }
+    json_object_foreach(o, key, v)
+    {
+        snprintf(name, sizeof(name), "--%s", key);
+        if (!json_is_string(v)) {
+            snprintf(why, whylen, "%s is not a string", key);
+            goto out;
+        }
+        rc = bb_config_option(p, name, json_string_value(v), why, whylen);
+        if (rc == BB_ENOTFOUND)
+            snprintf(why, whylen, "unknown configuration key '%s'", key);
+        if (rc != BB_OK) {
+            rc = BB_EINVAL;
+            goto out;
+        }
+    }
+    rc = BB_OK;
+out:
+    json_decref(o);
+    return rc;
 }
 
 const char *bb_config_usage(void)
@@ -111,11 +209,13 @@ const char *bb_config_usage(void)
            "  --rho R              zCDP budget; 'inf' for non-private\n"
            "  --epsilon E          or an (epsilon, delta) budget, converted to rho\n"
            "  --delta D            delta for the (epsilon, delta) report (default 1e-5)\n"
-           "  --gram-share f       share of rho for the Gram trees (default 0.5)\n"
+           "  --gram-share f       share of rho for the Gram matrices (default 0.5)\n"
            "  --failure-prob p     failure probability of the PD shift (default 0.05)\n"
            "  --update-ratio C     update when some det grew by C (default 2)\n"
            "  --max-updates N      hard cap on updates, at most the default bound\n"
-           "  --beta B             exploration bonus scale (default 2, see docs/RESULTS.md)\n";
+           "  --beta B             exploration bonus scale (default 2, see docs/RESULTS.md)\n"
+           "  --mechanism M        continual release of the Gram matrices: tree\n"
+           "                       (default tree; docs/PRIVACY.md)\n";
 }
 
 static json_t *num(double v)
@@ -136,6 +236,7 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "private", json_boolean(p->is_private));
     rc |= json_object_set_new(o, "calibration",
                               json_string(p->calibration == BB_CAL_PAPER ? "paper" : "corrected"));
+    rc |= json_object_set_new(o, "mechanism", json_string(bb_mechanism_name(p->mechanism)));
     rc |= json_object_set_new(o, "update_rule",
                               json_string(p->update_rule == BB_UPDATE_EVERY ? "every" : "rare"));
     rc |= json_object_set_new(o, "rho", num(p->rho));

@@ -6,6 +6,7 @@
  *   --rho R | --epsilon E [--delta D]      (R or E may be "inf": non-private)
  *   --gram-share f --failure-prob p --update-ratio C --max-updates N --beta B
  *   --update-rule rare|every --calibration corrected|paper  (simulator only)
+ *   --mechanism tree
  */
 #ifndef BB_CONFIG_H
 #define BB_CONFIG_H
@@ -21,6 +22,16 @@
  * flag, BB_EINVAL (reason in why) if the value is malformed. */
 int bb_config_option(struct bb_params *p, const char *name, const char *value, char *why,
                      size_t whylen) BB_WARN_UNUSED;
+
+/* The stored form of the configuration: a compact JSON object with every
+ * configuration flag (without dashes) and its value as a string, keys
+ * sorted, so two configurations are equal iff their dumps are. Caller owns
+ * the string (free()); NULL on ENOMEM. */
+char *bb_config_dump(const struct bb_params *p);
+
+/* Sets p to the defaults and applies every flag of a bb_config_dump()
+ * string. BB_EINVAL (reason in why) if s is not one. */
+int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen) BB_WARN_UNUSED;
 
 /* Help text for the configuration flags, for --help. Static. */
 const char *bb_config_usage(void);

@@ -10,17 +10,20 @@
 
 #include "linalg.h"
 #include "lsvi.h"
+#include "mech.h"
 #include "noise.h"
 #include "schedule.h"
 #include "store.h"
 
 struct bb_engine {
     struct bb_params p;
-    struct bb_rng *rng;       /* borrowed: tree noise */
+    struct bb_rng *rng;       /* borrowed: mechanism noise */
     struct bb_rng rng_y;      /* owned: y noise, used by one update at a time */
     struct bb_sampler y_noise;
     double ridge;             /* 2 lambda~ (or 1), snapped up to the Gram grid */
-    struct bb_tree *tree;     /* H */
+    struct bb_mech *mech;     /* continual release of the Gram matrices */
+    const double **rows;      /* H: the chosen rows of the episode being added */
+    long released;            /* episodes in the latest released prefix */
     struct bb_store store;
     struct bb_schedule sched;
     double *gram;             /* H*d*d: Lambda~_h^{k} for the next episode */
@@ -46,7 +49,7 @@ static int refresh(struct bb_engine *e)
     e->pd = 1;
     for (int h = 0; h < e->p.H; h++) {
         double *g = e->gram + h * dd;
-        int rc = bb_tree_prefix(&e->tree[h], g);
+        int rc = bb_mech_prefix(e->mech, h, g);
         if (rc != BB_OK)
             return rc;
         for (int j = 0; j < d; j++)
@@ -95,17 +98,14 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
     if (rc != BB_OK)
         goto out;
     rc = BB_ENOMEM;
-    e->tree = calloc((size_t)H, sizeof(*e->tree));
+    e->rows = calloc((size_t)H, sizeof(*e->rows));
     e->gram = calloc((size_t)H * dd, sizeof(double));
     e->chol = calloc((size_t)H * dd, sizeof(double));
     e->logdet = calloc((size_t)H, sizeof(double));
-    if (!e->tree || !e->gram || !e->chol || !e->logdet)
+    if (!e->rows || !e->gram || !e->chol || !e->logdet)
         goto out;
-    for (int h = 0; h < H; h++) {
-        rc = bb_tree_init(&e->tree[h], d, p->K_max, p->L, p->sigma_gram_eff, p->grid_gram);
-        if (rc != BB_OK)
-            goto out;
-    }
+    if ((rc = bb_mech_new(&e->p, &e->mech)) != BB_OK)
+        goto out;
     if ((rc = bb_store_init(&e->store, H, p->A, d, p->K_max)) != BB_OK)
         goto out;
     if ((rc = bb_schedule_init(&e->sched, p, e->ridge)) != BB_OK)
@@ -133,9 +133,8 @@ void bb_engine_free(struct bb_engine *e)
 {
     if (!e)
         return;
-    for (int h = 0; e->tree && h < e->p.H; h++)
-        bb_tree_release(&e->tree[h]);
-    free(e->tree);
+    bb_mech_free(e->mech);
+    free(e->rows);
     bb_store_release(&e->store);
     bb_schedule_release(&e->sched);
     bb_lsvi_ws_release(&e->ws);
@@ -167,9 +166,19 @@ double bb_engine_ridge(const struct bb_engine *e)
     return e->ridge;
 }
 
-const struct bb_tree *bb_engine_tree(const struct bb_engine *e, int h)
+const char *bb_engine_mechanism(const struct bb_engine *e)
 {
-    return &e->tree[h];
+    return bb_mech_name(e->mech);
+}
+
+long bb_engine_released(const struct bb_engine *e)
+{
+    return e->released;
+}
+
+size_t bb_engine_records(const struct bb_engine *e, const struct bb_mech_record **out)
+{
+    return bb_mech_records(e->mech, out);
 }
 
 const double *bb_engine_gram(const struct bb_engine *e, int h)
@@ -193,50 +202,75 @@ static const double *chosen(const struct bb_engine *e, const struct bb_episode *
     return ep->features + ((size_t)h * e->p.A + (size_t)ep->action[h]) * e->p.d;
 }
 
+/* Points e->rows at the chosen row of every step of ep. */
+static void chosen_rows(struct bb_engine *e, const struct bb_episode *ep)
+{
+    for (int h = 0; h < e->p.H; h++)
+        e->rows[h] = chosen(e, ep, h);
+}
+
+/* After episode k was taken: if k is a release point, the released prefix
+ * becomes Lambda~ (Alg. 1 line 19) and the schedule's view. */
+static int after_add(struct bb_engine *e)
+{
+    long k = bb_mech_episodes(e->mech);
+    if (!bb_mech_is_release(e->mech, k))
+        return BB_OK;
+    e->released = k;
+    return refresh(e);
+}
+
 int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field, size_t fieldlen,
                   char *why, size_t whylen)
 {
     if (e->store.n >= e->p.K_max)
         return BB_EFULL;
-    for (int h = 0; h < e->p.H; h++)
-        if (e->tree[h].missing) /* replay not finished: adding would draw over a gap */
-            return BB_EINVAL;
+    if (bb_mech_ready(e->mech) != BB_OK) /* recovery not finished: adding would draw over a gap */
+        return BB_EINVAL;
     int rc = bb_episode_check(ep, e->p.H, e->p.A, e->p.d, field, fieldlen, why, whylen);
     if (rc != BB_OK)
         return rc;
     if ((rc = bb_store_append(&e->store, ep)) != BB_OK)
         return rc;
-    for (int h = 0; h < e->p.H; h++) {
-        /* Alg. 1 line 19: the counter of step h takes phi phi^T. Cannot fail
-         * here: K_max was checked and no node is missing outside replay. */
-        rc = bb_tree_add(&e->tree[h], chosen(e, ep, h), e->rng, NULL);
-        if (rc != BB_OK)
-            return rc;
-    }
-    return refresh(e);
+    /* Alg. 1 line 19: the counter of each step takes phi phi^T. Cannot fail
+     * here: K_max was checked and no noise is missing. */
+    chosen_rows(e, ep);
+    if ((rc = bb_mech_add(e->mech, e->rows, e->rng)) != BB_OK)
+        return rc;
+    return after_add(e);
 }
 
-int bb_engine_replay(struct bb_engine *e, const struct bb_episode *ep)
+static int replay_one(void *ctx, const struct bb_episode *ep)
 {
+    struct bb_engine *e = ctx;
     if (e->store.n >= e->p.K_max)
         return BB_EFULL;
     int rc = bb_episode_check(ep, e->p.H, e->p.A, e->p.d, NULL, 0, NULL, 0);
     if (rc == BB_OK)
         rc = bb_store_append(&e->store, ep);
-    for (int h = 0; rc == BB_OK && h < e->p.H; h++)
-        rc = bb_tree_replay(&e->tree[h], chosen(e, ep, h));
+    if (rc == BB_OK) {
+        chosen_rows(e, ep);
+        rc = bb_mech_replay(e->mech, e->rows);
+    }
     return rc;
 }
 
-int bb_engine_load_node(struct bb_engine *e, int h, int level, long leaf, const double *noise)
+int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
+                      const struct bb_mech_record *rec, size_t nrec)
 {
-    if (h < 0 || h >= e->p.H)
-        return BB_ERANGE;
-    return bb_tree_load_node(&e->tree[h], level, leaf, noise);
-}
-
-int bb_engine_replay_done(struct bb_engine *e)
-{
+    if (e->store.n != 0)
+        return BB_ECONFLICT;
+    int rc = src(ctx, replay_one, e);
+    for (size_t i = 0; rc == BB_OK && i < nrec; i++)
+        rc = bb_mech_load(e->mech, &rec[i]);
+    if (rc == BB_OK)
+        rc = bb_mech_ready(e->mech);
+    if (rc != BB_OK)
+        return rc;
+    e->released = 0;
+    for (long k = e->store.n; k >= 1 && !e->released; k--)
+        if (bb_mech_is_release(e->mech, k))
+            e->released = k;
     return refresh(e);
 }
 
@@ -265,7 +299,7 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
 
 int bb_engine_update_due(const struct bb_engine *e)
 {
-    return !e->busy && bb_schedule_due(&e->sched, e->logdet, e->store.n);
+    return !e->busy && bb_schedule_due(&e->sched, e->logdet, e->released);
 }
 
 void bb_update_free(struct bb_update *u)
@@ -308,7 +342,7 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
     memcpy(u->gram, e->gram, sizeof(double) * H * dd);
     memcpy(u->chol, e->chol, sizeof(double) * H * dd);
     memcpy(u->logdet, e->logdet, sizeof(double) * H);
-    u->n = e->store.n;
+    u->n = e->released; /* the data behind Lambda~, so w and Lambda~ agree */
     /* Charge the cap now: an update begun counts even if it later fails, so
      * N_max can never be exceeded by retries. */
     int rc = bb_schedule_record(&e->sched, u->logdet);

@@ -1,15 +1,17 @@
 /*
  * engine.h — Private LSVI-UCB as a library: the curator without the daemon.
  *
- * The engine holds the H Gram trees, every episode (store.h), the update
- * schedule and the current billboard. The daemon wraps it with HTTP and
+ * The engine holds the continual-release mechanism of the Gram matrices
+ * (mech.h), every episode (store.h), the update schedule and the current
+ * billboard. The daemon wraps it with HTTP and
  * SQLite; the simulator links it directly. One thread adds episodes; an
  * update may be split (begin / run / finish) so that run() happens on a
  * worker thread while episodes keep arriving.
  *
- * Per episode k (Alg. 1): bb_engine_add() validates it, stores it, adds
- * phi_h phi_h^T to tree h (drawing the new node's noise) and recomputes
- * Lambda~_h^{k+1} = prefix + ridge I, its Cholesky factor and log-det.
+ * Per episode k (Alg. 1): bb_engine_add() validates it, stores it, hands
+ * phi_h phi_h^T to the mechanism (drawing the noise it makes due) and, if k
+ * is a release point, recomputes Lambda~_h = released prefix + ridge I, its
+ * Cholesky factor and log-det.
  * bb_engine_update_due() is line 6; an update (lines 7–13) publishes a
  * billboard with version + 1.
  */
@@ -23,7 +25,7 @@
 #include "billboard/episode.h"
 #include "params.h"
 #include "rng.h"
-#include "tree.h"
+#include "mech.h"
 
 struct bb_engine;
 struct bb_update;
@@ -44,20 +46,34 @@ double bb_engine_ridge(const struct bb_engine *e);
 
 /* Validates ep (episode.h; field/why describe a failure) and adds it.
  * BB_EINVAL on bad input, BB_EFULL past K_max; nothing changes on error.
- * The H new tree nodes are then readable through bb_engine_tree(). */
+ * The noise it drew is then readable through bb_engine_records(). */
 int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field, size_t fieldlen,
                   char *why, size_t whylen) BB_WARN_UNUSED;
 
-/* Tree of step h (0-based), borrowed: to persist node noise after an add. */
-const struct bb_tree *bb_engine_tree(const struct bb_engine *e, int h);
+/* The noise records the last bb_engine_add() drew (mech.h): the caller
+ * persists them, each replacing the stored record of the same (step, slot),
+ * before it publishes anything computed after that add. Borrowed, valid
+ * until the next add. Returns their number (0 when the add drew nothing). */
+size_t bb_engine_records(const struct bb_engine *e, const struct bb_mech_record **out);
 
-/* Recovery. Replays a stored episode without drawing noise; after the last
- * one, bb_engine_load_node() for every live node, then
- * bb_engine_replay_done(), which fails with BB_EINVAL if a node is missing. */
-int bb_engine_replay(struct bb_engine *e, const struct bb_episode *ep) BB_WARN_UNUSED;
-int bb_engine_load_node(struct bb_engine *e, int h, int level, long leaf, const double *noise)
-    BB_WARN_UNUSED;
-int bb_engine_replay_done(struct bb_engine *e) BB_WARN_UNUSED;
+/* The mechanism's name ("tree", ...), for /v1/config. Static. */
+const char *bb_engine_mechanism(const struct bb_engine *e);
+
+/* Episodes in the latest released prefix: the data Lambda~ holds now. */
+long bb_engine_released(const struct bb_engine *e);
+
+/* Recovery source: calls put(sink, ep) for every stored episode in commit
+ * order and returns the first non-BB_OK result of put, or its own error. */
+typedef int (*bb_engine_put)(void *sink, const struct bb_episode *ep);
+typedef int (*bb_engine_source)(void *ctx, bb_engine_put put, void *sink);
+
+/* Rebuilds a new engine (no episode added yet) from what was persisted:
+ * replays every episode of src without drawing noise, hands the mechanism
+ * every stored record (stale ones are ignored), and recomputes Lambda~.
+ * BB_EINVAL if a record the current state needs is missing or malformed;
+ * the engine is then unusable. Draws nothing, ever. */
+int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
+                      const struct bb_mech_record *rec, size_t nrec) BB_WARN_UNUSED;
 
 /* Makes a stored billboard current (recovery): its Gram matrices become
  * the schedule's reference. updates is the number of updates charged

@@ -26,6 +26,15 @@ void bb_params_defaults(struct bb_params *p)
     p->update_rule = BB_UPDATE_RARE;
 }
 
+const char *bb_mechanism_name(enum bb_mechanism m)
+{
+    switch (m) {
+    case BB_MECH_TREE:
+        return "tree";
+    }
+    return NULL;
+}
+
 double bb_epsilon_from_rho(double rho, double delta)
 {
     return rho + 2.0 * sqrt(rho * log(1.0 / delta));

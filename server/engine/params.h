@@ -20,6 +20,9 @@ enum bb_calibration { BB_CAL_CORRECTED = 0, BB_CAL_PAPER = 1 };
  * by ln C); BB_UPDATE_EVERY is the non-private LSVI-UCB baseline. */
 enum bb_update_rule { BB_UPDATE_RARE = 0, BB_UPDATE_EVERY = 1 };
 
+/* The continual-release mechanism of the Gram matrices (mech.h). */
+enum bb_mechanism { BB_MECH_TREE = 0 };
+
 struct bb_params {
     /* --- configuration (set by the caller, then bb_params_derive) --- */
     int H;              /* horizon, steps per episode */
@@ -36,6 +39,7 @@ struct bb_params {
     double beta;        /* bonus scale (tuned; see docs/RESULTS.md) */
     enum bb_calibration calibration;
     enum bb_update_rule update_rule;
+    enum bb_mechanism mechanism;
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */
@@ -67,6 +71,9 @@ void bb_params_defaults(struct bb_params *p);
  * On error returns BB_EINVAL and writes a one-line reason into why (if
  * non-NULL); p's derived fields are then unspecified. */
 int bb_params_derive(struct bb_params *p, char *why, size_t whylen) BB_WARN_UNUSED;
+
+/* The configuration name of a mechanism ("tree"); NULL if unknown. */
+const char *bb_mechanism_name(enum bb_mechanism m);
 
 /* epsilon(rho, delta) = rho + 2 sqrt(rho ln(1/delta)) (Bun–Steinke 2016, Prop. 1.3). */
 double bb_epsilon_from_rho(double rho, double delta);

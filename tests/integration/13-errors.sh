@@ -12,7 +12,7 @@ snapshot() {
     {
         sql "SELECT k, clinic_id, hex(features), hex(actions), hex(rewards) FROM episodes ORDER BY k"
         sql "SELECT clinic_id, key, hex(body_hash), response FROM idempotency ORDER BY clinic_id, key"
-        sql "SELECT h, level, leaf, hex(noise) FROM tree_nodes ORDER BY h, level"
+        sql "SELECT step, slot, tag, hex(bytes) FROM mech_state ORDER BY step, slot"
         sql "SELECT version, etag, hex(body) FROM billboards ORDER BY version"
         sql "SELECT id, name, coalesce(revoked, 0) FROM clinics ORDER BY id"
         curl -s "$URL/v1/privacy"

@@ -61,7 +61,9 @@ for k, feat, act in rows:
                 S[h][r][c] += snap(phi[r] * phi[c])
 assert n == m, (n, m)
 live = {}
-for h, level, leaf, noise in con.execute("SELECT h, level, leaf, noise FROM tree_nodes"):
+# The tree mechanism (engine/mech_tree.c) stores, per step h and level, its
+# newest node: slot = level, tag = the node's last leaf.
+for h, level, leaf, noise in con.execute("SELECT step, slot, tag, bytes FROM mech_state"):
     if (m >> level) & 1:
         assert leaf == (m >> level) << level, ("stale live node", h, level, leaf, m)
         live[(h, level)] = struct.unpack("=%dd" % (d * d), noise)

@@ -6,8 +6,8 @@
 #     it was acknowledged with, and episodes are numbered 1..n without gaps;
 #   - every billboard version stored before is byte-identical, in the
 #     database and as served by GET /v1/billboard/{v};
-#   - tree node noise is unchanged: a restart rewrites no node, and a node
-#     (h, level, leaf) seen in an earlier cycle still has the same noise;
+#   - mechanism noise is unchanged: a restart rewrites no record, and a record
+#     (step, slot, tag) seen in an earlier cycle still has the same bytes;
 #   - a replay of acknowledged keys answers as before and stores nothing.
 . "$(dirname "$0")/lib.sh"
 CYCLES=${CYCLES:-20}
@@ -83,7 +83,7 @@ for line in open(acked_file):
     if idem.get(key) != int(k):
         fail("acknowledged key %s (episode %s) stored as %r" % (key, k, idem.get(key)))
 state = json.load(open(state_file)) if os.path.exists(state_file) else {"nodes": {}, "bb": {}}
-for h, level, leaf, noise in con.execute("SELECT h, level, leaf, hex(noise) FROM tree_nodes"):
+for h, level, leaf, noise in con.execute("SELECT step, slot, tag, hex(bytes) FROM mech_state"):
     name = "%d/%d/%d" % (h, level, leaf)
     if state["nodes"].get(name, noise) != noise:
         fail("noise of node %s changed" % name)
@@ -99,7 +99,7 @@ json.dump(state, open(state_file, "w"))
 print("%d episodes, %d acknowledged, %d billboards, %d nodes" % (len(ks), acked, len(state["bb"]), len(state["nodes"])))
 PY
 
-nodes() { sql "SELECT h, level, leaf, hex(noise) FROM tree_nodes ORDER BY h, level" | sha256sum; }
+nodes() { sql "SELECT step, slot, tag, hex(bytes) FROM mech_state ORDER BY step, slot" | sha256sum; }
 
 start_daemon "${CONF[@]}"
 tok=$(enrol "crash clinic")
@@ -118,7 +118,7 @@ for cycle in $(seq 1 "$CYCLES"); do
     grep -q "^cycle $cycle: check:" "$TMP/check.out" && fail "$(cat "$TMP/check.out")"
     before=$(nodes)
     start_daemon
-    [ "$(nodes)" = "$before" ] || fail "the restart rewrote tree node noise"
+    [ "$(nodes)" = "$before" ] || fail "the restart rewrote mechanism noise"
     # Served billboards are the stored bytes.
     python3 - "$DB" "$URL" <<'PY' || fail "a billboard is served differently after restart $cycle"
 import sqlite3, sys, urllib.request

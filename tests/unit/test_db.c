@@ -40,16 +40,6 @@ static int count_ep(void *ctx, int64_t k, const struct bb_episode_buf *e)
     return 0;
 }
 
-static int check_node(void *ctx, int h, int level, int64_t leaf, const double *noise)
-{
-    int *n = ctx;
-    (*n)++;
-    /* The upsert left one row per (h, level): the latest leaf's. */
-    if (h != 1 || level != 0 || leaf != 3 || noise[3] != 3.5)
-        return BB_EINVAL;
-    return 0;
-}
-
 static void test_round_trips(void **state)
 {
     (void)state;
@@ -93,10 +83,14 @@ static void test_round_trips(void **state)
     assert_int_equal(bb_db_idem_put(db, 1, "key", h1, 201, "x", 1, 2), BB_ECONFLICT);
     assert_int_equal(bb_db_idem_put(db, 2, "key", h2, 201, "y", 1, 2), BB_OK); /* per clinic */
     double noise[9] = {0};
-    for (int leaf = 1; leaf <= 3; leaf += 2) {
-        noise[3] = leaf + 0.5;
-        assert_int_equal(bb_db_node_put(db, 1, 0, leaf, noise, 3), BB_OK);
+    for (int tag = 1; tag <= 3; tag += 2) {
+        noise[3] = tag + 0.5;
+        struct bb_mech_record r = {.step = 1, .slot = 0, .tag = tag, .len = sizeof(noise),
+                                   .bytes = noise};
+        assert_int_equal(bb_db_mech_put(db, &r), BB_OK);
     }
+    struct bb_mech_record other = {.step = 0, .slot = 5, .tag = 9, .len = 3, .bytes = "abc"};
+    assert_int_equal(bb_db_mech_put(db, &other), BB_OK);
     assert_int_equal(bb_db_billboard_put(db, 0, 0, "\"e0\"", "{}", 2, NULL, 0), BB_OK);
     assert_int_equal(bb_db_billboard_put(db, 1, 3, "\"e1\"", "{\"v\":1}", 7, noise, 9), BB_OK);
     assert_int_equal(bb_db_billboard_put(db, 1, 3, "\"e1\"", "{}", 2, NULL, 0), BB_ECONFLICT);
@@ -117,9 +111,21 @@ static void test_round_trips(void **state)
     assert_int_equal(bb_db_idem_get(db, 3, "key", got, &status, &resp, &len), BB_ENOTFOUND);
     assert_int_equal(bb_db_episodes_each(db, 2, 2, 3, count_ep, &n), BB_OK);
     assert_int_equal(n, 3);
-    n = 0;
-    assert_int_equal(bb_db_nodes_each(db, 3, check_node, &n), BB_OK);
-    assert_int_equal(n, 1);
+    /* One row per (step, slot): the upsert kept the latest tag's bytes. */
+    struct bb_db_mech_state st = {0};
+    assert_int_equal(bb_db_mech_state_get(db, &st), BB_OK);
+    assert_int_equal(st.n, 2);
+    assert_int_equal(st.rec[0].step, 0);
+    assert_int_equal(st.rec[0].slot, 5);
+    assert_int_equal(st.rec[0].tag, 9);
+    assert_int_equal(st.rec[0].len, 3);
+    assert_memory_equal(st.rec[0].bytes, "abc", 3);
+    assert_int_equal(st.rec[1].step, 1);
+    assert_int_equal(st.rec[1].tag, 3);
+    assert_int_equal(st.rec[1].len, sizeof(noise));
+    assert_true(((const double *)st.rec[1].bytes)[3] == 3.5);
+    bb_db_mech_state_free(&st);
+    assert_int_equal(st.n, 0);
     char *body = NULL, *etag = NULL;
     assert_int_equal(bb_db_billboard_get(db, -1, &body, &len, &etag), BB_OK);
     assert_string_equal(body, "{\"v\":1}");
