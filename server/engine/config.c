@@ -47,7 +47,9 @@ static int bad(char *why, size_t whylen, const char *name, const char *value)
 enum kind { K_INT, K_LONG, K_DOUBLE, K_ENUM };
 
 static const char *const rule_names[] = {[BB_UPDATE_RARE] = "rare", [BB_UPDATE_EVERY] = "every",
-                                         NULL};
+                                         [BB_UPDATE_RELEASE] = "release", NULL};
+static const char *const bound_names[] = {[BB_BOUND_PAPER] = "paper", [BB_BOUND_TIGHT] = "tight",
+                                          NULL};
 static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
                                                 [BB_CAL_PAPER] = "paper", NULL};
 
@@ -76,6 +78,9 @@ static const struct opt opts[] = {
     {"update-rule", K_ENUM, OFF(update_rule), 0, 0, rule_names},
     {"calibration", K_ENUM, OFF(calibration), 0, 0, calibration_names},
     {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL},
+    {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL},
+    {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bound_names},
+    {"shift-scale", K_DOUBLE, OFF(shift_scale), 0, 0, NULL},
 };
 #undef OFF
 
@@ -214,8 +219,13 @@ const char *bb_config_usage(void)
            "  --update-ratio C     update when some det grew by C (default 2)\n"
            "  --max-updates N      hard cap on updates, at most the default bound\n"
            "  --beta B             exploration bonus scale (default 2, see docs/RESULTS.md)\n"
-           "  --mechanism M        continual release of the Gram matrices: tree\n"
-           "                       (default tree; docs/PRIVACY.md)\n";
+           "  --mechanism M        continual release of the Gram matrices: tree, grid,\n"
+           "                       grid-sqrt (default tree; docs/PRIVACY.md)\n"
+           "  --release-base g     grid mechanisms release at episodes ceil(g^j) (default 2)\n"
+           "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
+           "                       (default paper)\n"
+           "  --shift-scale s      lambda~ = s * the bound (default 1; post-processing)\n"
+           "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n";
 }
 
 static json_t *num(double v)
@@ -237,8 +247,14 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "calibration",
                               json_string(p->calibration == BB_CAL_PAPER ? "paper" : "corrected"));
     rc |= json_object_set_new(o, "mechanism", json_string(bb_mechanism_name(p->mechanism)));
+    rc |= json_object_set_new(o, "release_base", json_real(p->release_base));
+    rc |= json_object_set_new(o, "releases", json_integer(p->releases));
+    rc |= json_object_set_new(o, "shift_bound", json_string(bb_bound_name(p->shift_bound)));
+    rc |= json_object_set_new(o, "shift_scale", json_real(p->shift_scale));
+    rc |= json_object_set_new(o, "sens_factor", json_real(p->sens_factor));
+    rc |= json_object_set_new(o, "prefix_sd", json_real(p->prefix_sd));
     rc |= json_object_set_new(o, "update_rule",
-                              json_string(p->update_rule == BB_UPDATE_EVERY ? "every" : "rare"));
+                              json_string(rule_names[p->update_rule]));
     rc |= json_object_set_new(o, "rho", num(p->rho));
     rc |= json_object_set_new(o, "epsilon", num(p->epsilon));
     rc |= json_object_set_new(o, "epsilon_cks",

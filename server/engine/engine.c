@@ -292,6 +292,7 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
     for (int h = 0; h < p->H; h++)
         e->sched.logdet_last[h] = bb_chol_logdet(copy.chol + h * dd, p->d);
     e->sched.updates = updates;
+    e->sched.last_episodes = (long)copy.episode;
     bb_billboard_release(&e->bb);
     e->bb = copy;
     return BB_OK;
@@ -345,7 +346,7 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
     u->n = e->released; /* the data behind Lambda~, so w and Lambda~ agree */
     /* Charge the cap now: an update begun counts even if it later fails, so
      * N_max can never be exceeded by retries. */
-    int rc = bb_schedule_record(&e->sched, u->logdet);
+    int rc = bb_schedule_record(&e->sched, u->logdet, u->n);
     if (rc != BB_OK) {
         bb_update_free(u);
         return rc;

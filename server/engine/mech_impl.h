@@ -40,5 +40,7 @@ int mech_emit(struct bb_mech *m, int step, long slot, long tag, const void *byte
     BB_WARN_UNUSED;
 
 extern const struct bb_mech_ops mech_tree_ops;
+extern const struct bb_mech_ops mech_grid_ops;
+extern const struct bb_mech_ops mech_grid_sqrt_ops;
 
 #endif

@@ -24,6 +24,31 @@ void bb_params_defaults(struct bb_params *p)
     p->beta = 2.0; /* the sweep's choice, docs/RESULTS.md */
     p->calibration = BB_CAL_CORRECTED;
     p->update_rule = BB_UPDATE_RARE;
+    p->mechanism = BB_MECH_TREE;
+    p->release_base = 2.0;
+    p->shift_bound = BB_BOUND_PAPER;
+    p->shift_scale = 1.0;
+}
+
+long bb_release_grid(double g, long K_max, long *out, long cap)
+{
+    long n = 0, last = 0;
+    for (double x = 1.0; x <= (double)K_max; x *= g) {
+        long k = (long)ceil(x - 1e-9 * x); /* ceil, robust to pow's last bit */
+        if (k <= last)
+            continue;
+        if (out && n < cap)
+            out[n] = k;
+        n++;
+        last = k;
+    }
+    return n;
+}
+
+void bb_sqrt_coefficients(double *c, long n)
+{
+    for (long l = 0; l < n; l++)
+        c[l] = l == 0 ? 1.0 : c[l - 1] * (double)(2 * l - 1) / (double)(2 * l);
 }
 
 const char *bb_mechanism_name(enum bb_mechanism m)
@@ -31,6 +56,21 @@ const char *bb_mechanism_name(enum bb_mechanism m)
     switch (m) {
     case BB_MECH_TREE:
         return "tree";
+    case BB_MECH_GRID:
+        return "grid";
+    case BB_MECH_GRID_SQRT:
+        return "grid-sqrt";
+    }
+    return NULL;
+}
+
+const char *bb_bound_name(enum bb_bound b)
+{
+    switch (b) {
+    case BB_BOUND_PAPER:
+        return "paper";
+    case BB_BOUND_TIGHT:
+        return "tight";
     }
     return NULL;
 }
@@ -103,6 +143,17 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         return fail(why, whylen, "beta must be a finite number >= 0");
     if (p->max_updates_cap < 0)
         return fail(why, whylen, "max updates must be >= 1");
+    if (!bb_mechanism_name(p->mechanism))
+        return fail(why, whylen, "unknown mechanism");
+    if (!bb_bound_name(p->shift_bound))
+        return fail(why, whylen, "unknown shift bound");
+    if (!(p->release_base > 1 && p->release_base <= 1024))
+        return fail(why, whylen, "release grid base g must be in (1, 1024]");
+    if (!(p->shift_scale > 0) || !isfinite(p->shift_scale))
+        return fail(why, whylen, "shift scale must be a finite number > 0");
+    const int grid = p->mechanism != BB_MECH_TREE;
+    if (p->update_rule == BB_UPDATE_RELEASE && !grid)
+        return fail(why, whylen, "update rule 'release' needs a grid mechanism");
     if (p->rho == 0 && p->epsilon > 0) {
         if (!isfinite(p->epsilon))
             p->rho = INFINITY;
@@ -117,6 +168,7 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
     while ((1L << (L - 1)) < p->K_max)
         L++;
     p->L = L;
+    p->releases = grid ? bb_release_grid(p->release_base, p->K_max, NULL, 0) : p->K_max;
     p->is_private = isfinite(p->rho);
     p->v_floor = p->calibration == BB_CAL_PAPER ? -INFINITY : 0.0;
 
@@ -128,31 +180,69 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         p->sigma_y = 0;
         p->ridge = 1.0;
         p->shift = 0.5;
-        p->max_updates = p->max_updates_cap > 0 ? p->max_updates_cap : p->K_max;
+        p->max_updates = p->max_updates_cap > 0 ? p->max_updates_cap : p->releases;
+        p->sens_factor = p->prefix_sd = 0;
         p->grid_gram = p->grid_y = 0;
         p->sigma_gram_eff = p->sigma_y_eff = 0;
         return BB_OK;
     }
-    if (p->update_rule != BB_UPDATE_RARE)
-        return fail(why, whylen, "private runs must use the rare-switching rule");
+    if (p->update_rule == BB_UPDATE_EVERY)
+        return fail(why, whylen, "private runs cannot update after every episode (N_max)");
 
     p->rho_gram = p->gram_share * p->rho;
     p->rho_y = (1.0 - p->gram_share) * p->rho;
     p->epsilon = bb_epsilon_from_rho(p->rho, p->delta);
 
-    /* Tree: one node costs ||D||_F^2 / (2 sigma^2) <= 1/sigma^2, each episode
-     * is in L nodes of each of H trees: rho_gram = H L / sigma^2. */
-    p->sigma_gram = sqrt((double)p->H * L / p->rho_gram);
+    /* One noised sum holding the episode costs ||D||_F^2 / (2 sigma^2) for a
+     * change D of Frobenius norm <= sqrt 2 times the strategy coefficient it
+     * meets; over the H steps rho_gram = H S / sigma^2 with S the sum of the
+     * squared coefficients (docs/PRIVACY.md):
+     *   tree       each episode in L nodes of coefficient 1: S = L
+     *   grid       each episode in one increment: S = 1
+     *   grid-sqrt  increment i reaches release t with c_{t-i}: S = sum c_l^2
+     * and the largest per-entry variance of a released prefix's noise is
+     * sigma^2 times: L (<= L live nodes), G (G increments), sum c_l^2. */
+    const long G = p->releases;
+    double prefix_terms;
+    if (p->mechanism == BB_MECH_TREE) {
+        p->sens_factor = L;
+        prefix_terms = L;
+    } else if (p->mechanism == BB_MECH_GRID) {
+        p->sens_factor = 1;
+        prefix_terms = (double)G;
+    } else {
+        double c = 1.0, sum = 0.0;
+        for (long l = 0; l < G; l++) {
+            sum += c * c;
+            c *= (double)(2 * l + 1) / (double)(2 * l + 2);
+        }
+        p->sens_factor = sum;
+        prefix_terms = sum;
+    }
+    p->sigma_gram = sqrt((double)p->H * p->sens_factor / p->rho_gram);
+    p->prefix_sd = p->sigma_gram * sqrt(prefix_terms);
 
-    /* PD shift, the paper's operator-norm bound (Alg. 1 line 2). */
-    p->shift = p->sigma_gram * sqrt((double)L) *
-               (4.0 * sqrt((double)p->d) + 2.0 * log((double)p->K_max * p->H / p->failure_prob));
+    /* PD shift (Alg. 1 line 2): shift_scale times an operator-norm bound
+     * holding for every release of every step with probability 1 - p. */
+    double norm_bound;
+    if (p->shift_bound == BB_BOUND_PAPER)
+        norm_bound = p->sigma_gram * sqrt((double)L) *
+                (4.0 * sqrt((double)p->d) +
+                 2.0 * log((double)p->K_max * p->H / p->failure_prob));
+    else
+        norm_bound = p->prefix_sd * (2.0 * sqrt((double)p->d) +
+                                sqrt(2.0 * log((double)G * p->H / p->failure_prob)));
+    p->shift = p->shift_scale * norm_bound;
     p->ridge = 2.0 * p->shift;
 
-    /* Switching-cost bound (Theorem 4.1), enforced as a hard cap. */
+    /* Switching-cost bound (Theorem 4.1), enforced as a hard cap; a release
+     * grid allows at most one update per release point. */
     double nmax = ceil((double)p->d * p->H / log(2.0) *
                        log1p((double)p->K_max / (p->shift * p->d)));
-    long bound = nmax < 1 ? 1 : (long)nmax;
+    long bound_n = nmax < 1 ? 1 : (long)nmax;
+    if (grid && (bound_n > G || p->update_rule == BB_UPDATE_RELEASE))
+        bound_n = G;
+    long bound = bound_n;
     if (p->max_updates_cap > bound) {
         if (why && whylen)
             snprintf(why, whylen,
@@ -173,9 +263,15 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
 
     /* Grid snapping (noise.h): the Gram change ||D||_F <= sqrt 2 becomes
      * <= sqrt 2 + g d (d^2 entries, each off by < g); y's 2(H+1) becomes
-     * 2(H+1) + g sqrt d. Inflate sigma by the same ratio. */
+     * 2(H+1) + g sqrt d. Inflate sigma by the same ratio. grid-sqrt also
+     * snaps each strategy output C x (mech_grid.c): at most 2 g d more per
+     * release an increment reaches (g for the snap, g for floating-point
+     * slack far below it), over G releases 2 g d sqrt G. */
     p->grid_gram = bb_grid_for(p->sigma_gram);
     p->sigma_gram_eff = p->sigma_gram * (1.0 + p->grid_gram * p->d / sqrt(2.0));
+    if (p->mechanism == BB_MECH_GRID_SQRT)
+        p->sigma_gram_eff += p->sigma_gram * 2.0 * p->grid_gram * p->d * sqrt((double)G) /
+                             sqrt(2.0 * p->sens_factor);
     p->grid_y = bb_grid_for(p->sigma_y);
     p->sigma_y_eff = p->sigma_y * (1.0 + p->grid_y * sqrt((double)p->d) / (2.0 * (H + 1)));
     return BB_OK;

@@ -17,11 +17,41 @@
 enum bb_calibration { BB_CAL_CORRECTED = 0, BB_CAL_PAPER = 1 };
 
 /* How the policy is refreshed. BB_UPDATE_RARE is Alg. 1 line 6 (log-det grew
- * by ln C); BB_UPDATE_EVERY is the non-private LSVI-UCB baseline. */
-enum bb_update_rule { BB_UPDATE_RARE = 0, BB_UPDATE_EVERY = 1 };
+ * by ln C); BB_UPDATE_EVERY is the non-private LSVI-UCB baseline;
+ * BB_UPDATE_RELEASE updates at every release point of a release grid (a
+ * data-independent schedule, N_max = G). */
+enum bb_update_rule { BB_UPDATE_RARE = 0, BB_UPDATE_EVERY = 1, BB_UPDATE_RELEASE = 2 };
 
-/* The continual-release mechanism of the Gram matrices (mech.h). */
-enum bb_mechanism { BB_MECH_TREE = 0 };
+/* The continual-release mechanism of the Gram matrices (mech.h; proofs in
+ * docs/PRIVACY.md):
+ *   BB_MECH_TREE       the paper's binary tree over K_max episodes, a
+ *                      release after every episode
+ *   BB_MECH_GRID       releases at the grid points ceil(g^j) only; the
+ *                      episodes between two points form one increment with
+ *                      its own noise (each episode in one noised sum)
+ *   BB_MECH_GRID_SQRT  the same grid, the increments' noise correlated by
+ *                      the square-root factorization of the prefix-sum
+ *                      matrix (Henzinger-Upadhyay-Upadhyay 2023) */
+enum bb_mechanism { BB_MECH_TREE = 0, BB_MECH_GRID = 1, BB_MECH_GRID_SQRT = 2 };
+
+/* The operator-norm bound behind the PD shift (post-processing: it decides
+ * only the optimism guarantee, never the privacy):
+ *   BB_BOUND_PAPER  sigma sqrt(L) (4 sqrt d + 2 ln(K_max H / p)) (Alg. 1 line 2)
+ *   BB_BOUND_TIGHT  s (2 sqrt d + sqrt(2 ln(R H / p))), s the largest
+ *                   per-entry standard deviation of a released prefix's noise,
+ *                   R the number of releases (Gaussian matrix tail bound) */
+enum bb_bound { BB_BOUND_PAPER = 0, BB_BOUND_TIGHT = 1 };
+
+/* Release grid: the episode counts ceil(g^j), j = 0, 1, ..., without
+ * repeats, up to K_max. Writes at most cap of them to out (out may be NULL)
+ * and returns how many there are. Data-independent. */
+long bb_release_grid(double g, long K_max, long *out, long cap);
+
+/* The square-root factorization coefficients: c_0 = 1,
+ * c_l = c_{l-1} (2l - 1) / (2l), the series of (1 - x)^(-1/2), so that the
+ * lower-triangular Toeplitz matrix C with C_ij = c_{i-j} satisfies C C = the
+ * prefix-sum matrix. Writes c_0 .. c_{n-1}. */
+void bb_sqrt_coefficients(double *c, long n);
 
 struct bb_params {
     /* --- configuration (set by the caller, then bb_params_derive) --- */
@@ -40,14 +70,21 @@ struct bb_params {
     enum bb_calibration calibration;
     enum bb_update_rule update_rule;
     enum bb_mechanism mechanism;
+    double release_base;  /* g of the release grid (grid mechanisms); default 2 */
+    enum bb_bound shift_bound;
+    double shift_scale;   /* lambda~ = shift_scale * the bound; default 1 */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */
     int L;              /* tree levels: ceil(log2 K_max) + 1 */
+    long releases;      /* R: release points, K_max (tree) or G (grid) */
+    double sens_factor; /* S: sum of squared strategy coefficients an episode's
+                           increment meets (tree L, grid 1, grid-sqrt sum c_l^2) */
+    double prefix_sd;   /* largest per-entry sd of a released prefix's noise */
     double rho_gram;    /* f * rho */
     double rho_y;       /* (1 - f) * rho */
-    double sigma_gram;  /* sigma_Lambda = sqrt(H L / rho_gram) */
-    double shift;       /* lambda~ = sigma_Lambda sqrt(L) (4 sqrt d + 2 ln(K_max H / p)) */
+    double sigma_gram;  /* sigma_Lambda = sqrt(H S / rho_gram), per node or increment */
+    double shift;       /* lambda~ = shift_scale * bound (enum bb_bound) */
     double ridge;       /* diagonal added to every Gram matrix: 2*shift, or 1 if non-private */
     long max_updates;   /* N_max, a hard cap */
     double sigma_y;     /* sqrt(2 H N_max (H+1)^2 / rho_y) */
@@ -72,8 +109,10 @@ void bb_params_defaults(struct bb_params *p);
  * non-NULL); p's derived fields are then unspecified. */
 int bb_params_derive(struct bb_params *p, char *why, size_t whylen) BB_WARN_UNUSED;
 
-/* The configuration name of a mechanism ("tree"); NULL if unknown. */
+/* The configuration names of a mechanism ("tree", "grid", "grid-sqrt")
+ * and of a bound ("paper", "tight"); NULL if unknown. */
 const char *bb_mechanism_name(enum bb_mechanism m);
+const char *bb_bound_name(enum bb_bound b);
 
 /* epsilon(rho, delta) = rho + 2 sqrt(rho ln(1/delta)) (Bun–Steinke 2016, Prop. 1.3). */
 double bb_epsilon_from_rho(double rho, double delta);

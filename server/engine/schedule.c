@@ -34,16 +34,19 @@ int bb_schedule_due(const struct bb_schedule *s, const double *logdet, long epis
         return 0;
     if (s->rule == BB_UPDATE_EVERY)
         return 1;
+    if (s->rule == BB_UPDATE_RELEASE)
+        return episodes > s->last_episodes;
     for (int h = 0; h < s->H; h++)
         if (logdet[h] - s->logdet_last[h] >= s->log_c)
             return 1;
     return 0;
 }
 
-int bb_schedule_record(struct bb_schedule *s, const double *logdet)
+int bb_schedule_record(struct bb_schedule *s, const double *logdet, long episodes)
 {
     if (s->updates >= s->max_updates)
         return BB_ECAP;
+    s->last_episodes = episodes;
     memcpy(s->logdet_last, logdet, sizeof(double) * (size_t)s->H);
     s->updates++;
     return BB_OK;

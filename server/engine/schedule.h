@@ -5,7 +5,10 @@
  *     ln det Lambda~_h^k - ln det Lambda~_h^{k~} >= ln C
  * (k~ the last update) and fewer than N_max updates were made. N_max is a
  * hard cap: the y-noise calibration assumes it (params.h). The non-private
- * baseline BB_UPDATE_EVERY updates before every episode with data.
+ * baseline BB_UPDATE_EVERY updates before every episode with data;
+ * BB_UPDATE_RELEASE updates once per release (a grid's data-independent
+ * schedule). "episodes" is always the count behind the released Gram
+ * matrices.
  */
 #ifndef BB_SCHEDULE_H
 #define BB_SCHEDULE_H
@@ -18,6 +21,7 @@ struct bb_schedule {
     double log_c;          /* ln C */
     long max_updates;      /* N_max */
     long updates;          /* updates made so far */
+    long last_episodes;    /* released episodes at the last update */
     enum bb_update_rule rule;
     double *logdet_last;   /* owned, H: ln det Lambda~_h^{k~} */
 };
@@ -32,7 +36,9 @@ void bb_schedule_release(struct bb_schedule *s);
  * and the number of episodes received, else 0. Never 1 once N_max is used. */
 int bb_schedule_due(const struct bb_schedule *s, const double *logdet, long episodes);
 
-/* Records an update made at log-determinants logdet. BB_ECAP past N_max. */
-int bb_schedule_record(struct bb_schedule *s, const double *logdet) BB_WARN_UNUSED;
+/* Records an update made at log-determinants logdet, on the first
+ * `episodes` episodes. BB_ECAP past N_max. */
+int bb_schedule_record(struct bb_schedule *s, const double *logdet, long episodes)
+    BB_WARN_UNUSED;
 
 #endif
