@@ -3,6 +3,7 @@
  * the exact regret of every episode (issue 4). `billboard-sim --help`.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "http.h"
 #include "report.h"
 #include "run.h"
+#include "sweep.h"
 
 #define MAX_LIST 16
 #define MAX_RUNS 256
@@ -41,10 +43,22 @@ static void usage(FILE *f)
                "  --seed N             seed of the engine noise and the environment (default 1)\n"
                "  --epsilon LIST       budgets for private and paper, one run each (default 10);\n"
                "                       'inf' runs them non-private\n"
-               "  --beta B             bonus scale (default 1)\n"
+               "  --beta B             bonus scale (default: billboardd's, docs/RESULTS.md)\n"
                "  --beta-sweep LIST    one run per beta, e.g. 0.1,0.3,1,3,10\n"
-               "  (also --delta --gram-share --failure-prob --update-ratio --max-updates\n"
-               "   --max-episodes, as for billboardd)\n\n"
+               "  (also every configuration flag of billboardd: --delta --gram-share\n"
+               "   --failure-prob --update-ratio --max-updates --max-episodes --mechanism\n"
+               "   --release-base --release-start --shift-bound --shift-scale --value-clip\n"
+               "   --update-rule; billboardd --help lists them)\n\n"
+               "Sweep (instead of the runs above; docs/RESULTS.md):\n"
+               "  --sweep FLAG=LIST    an axis: a configuration flag without dashes and its\n"
+               "                       values, e.g. --sweep beta=1,2 --sweep mechanism=tree,grid;\n"
+               "                       repeatable; the sweep runs their cross product\n"
+               "  --env-seeds LIST     environment seeds, e.g. 2-9 (default --env-seed)\n"
+               "  --seeds LIST         run seeds, e.g. 1-5 (default --seed)\n"
+               "  --jobs N             parallel processes (default: the cores)\n"
+               "  Each run of the algorithm (--algo, default private; once per --epsilon) is\n"
+               "  paired with the random policy on the same seeds; --csv gets a row per run,\n"
+               "  --summary (default stdout) the mean, sd and range of regret / random.\n\n"
                "Over HTTP (instead of in-process):\n"
                "  --server URL         play against a running billboardd through libbillboard;\n"
                "                       its /v1/config fixes H, d, A, beta and the privacy budget\n"
@@ -111,11 +125,114 @@ struct opts {
     int algo_on[BB_SIM_NALGO];
     int quiet;
     struct bb_params base;
+    /* sweep mode (sweep.h) */
+    const char *axes[BB_SWEEP_MAX_AXES];
+    int naxes;
+    long env_seeds[BB_SWEEP_MAX_SEEDS], seeds[BB_SWEEP_MAX_SEEDS];
+    int nenv_seeds, nseeds;
+    long jobs;
 };
+
+/* The simulator's own flags; every configuration flag of config.h is
+ * appended to the getopt table at run time (val >= O_CONFIG). */
+enum {
+    O_HELP = 'h',
+    O_QUIET = 256,
+    O_ENV,
+    O_CSV,
+    O_SUMMARY,
+    O_PLOT,
+    O_SERVER,
+    O_TOKEN_FILE,
+    O_STATES,
+    O_ENV_SEED,
+    O_EPISODES,
+    O_CLINICS,
+    O_SEED,
+    O_EVERY,
+    O_ALPHA,
+    O_EPSILON,
+    O_BETA,
+    O_BETA_SWEEP,
+    O_CHECKPOINTS,
+    O_ALGO,
+    O_SWEEP,
+    O_ENV_SEEDS,
+    O_SEEDS,
+    O_JOBS,
+    O_CONFIG = 1000,
+};
+
+static const struct option own[] = {
+    {"help", no_argument, NULL, O_HELP},
+    {"quiet", no_argument, NULL, O_QUIET},
+    {"env", required_argument, NULL, O_ENV},
+    {"csv", required_argument, NULL, O_CSV},
+    {"summary", required_argument, NULL, O_SUMMARY},
+    {"plot", required_argument, NULL, O_PLOT},
+    {"server", required_argument, NULL, O_SERVER},
+    {"token-file", required_argument, NULL, O_TOKEN_FILE},
+    {"states", required_argument, NULL, O_STATES},
+    {"env-seed", required_argument, NULL, O_ENV_SEED},
+    {"episodes", required_argument, NULL, O_EPISODES},
+    {"clinics", required_argument, NULL, O_CLINICS},
+    {"seed", required_argument, NULL, O_SEED},
+    {"every", required_argument, NULL, O_EVERY},
+    {"alpha", required_argument, NULL, O_ALPHA},
+    {"epsilon", required_argument, NULL, O_EPSILON},
+    {"beta", required_argument, NULL, O_BETA},
+    {"beta-sweep", required_argument, NULL, O_BETA_SWEEP},
+    {"checkpoints", required_argument, NULL, O_CHECKPOINTS},
+    {"algo", required_argument, NULL, O_ALGO},
+    {"sweep", required_argument, NULL, O_SWEEP},
+    {"env-seeds", required_argument, NULL, O_ENV_SEEDS},
+    {"seeds", required_argument, NULL, O_SEEDS},
+    {"jobs", required_argument, NULL, O_JOBS},
+};
+
+#define NOWN (sizeof(own) / sizeof(own[0]))
+#define MAX_OPTS (NOWN + 64)
+
+/* Parses "1,3,5-9" into out (at most max). */
+static int parse_seeds(const char *s, long *out, int max, int *n)
+{
+    char buf[512];
+    snprintf(buf, sizeof(buf), "%s", s);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        long lo, hi;
+        char *dash = strchr(t, '-');
+        if (dash)
+            *dash = '\0';
+        if (parse_long(t, 0, &lo) != BB_OK || (dash && parse_long(dash + 1, lo, &hi) != BB_OK))
+            return BB_EINVAL;
+        if (!dash)
+            hi = lo;
+        for (long v = lo; v <= hi; v++) {
+            if (*n >= max)
+                return BB_EINVAL;
+            out[(*n)++] = v;
+        }
+    }
+    return *n > 0 ? BB_OK : BB_EINVAL;
+}
+
+/* Whether argv's word is the option's full name (getopt_long also takes
+ * abbreviations, which this command line never did). */
+static int spelled(const char *word, const char *name)
+{
+    if (strcmp(word, "-h") == 0 && strcmp(name, "help") == 0)
+        return 1;
+    size_t n = strlen(name);
+    return strncmp(word, "--", 2) == 0 && strncmp(word + 2, name, n) == 0 &&
+           (word[2 + n] == '\0' || word[2 + n] == '=');
+}
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
     char why[256];
+    struct option table[MAX_OPTS + 1];
+    size_t nt = 0;
     memset(o, 0, sizeof(*o));
     o->env = "simplex";
     o->S = o->A = o->d = o->H = -1;
@@ -126,75 +243,141 @@ static int parse_args(int argc, char **argv, struct opts *o)
     o->seed = 1;
     o->eps[0] = 10;
     o->neps = 1;
-    o->betas[0] = 1;
+    o->betas[0] = NAN; /* the configuration's beta (params.c) */
     o->nbetas = 1;
     o->checkpoints[0] = 1000;
     o->checkpoints[1] = 10000;
     o->checkpoints[2] = 100000;
     o->ncheck = 3;
+    o->jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
     o->algo_on[BB_SIM_LSVI_UCB_RARE] = o->algo_on[BB_SIM_PRIVATE] = o->algo_on[BB_SIM_RANDOM] = 1;
     bb_params_defaults(&o->base);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 1;
-        }
-        if (strcmp(a, "--quiet") == 0) {
-            o->quiet = 1;
-            continue;
-        }
-        if (!v) {
-            fprintf(stderr, "billboard-sim: %s needs a value\n", a);
-            return BB_EINVAL;
-        }
-        i++;
+    for (size_t i = 0; i < NOWN; i++)
+        table[nt++] = own[i];
+    for (size_t i = 0; bb_config_flag(i) && nt < MAX_OPTS; i++) {
+        int dup = 0; /* --actions, --dim, --horizon size the environment here */
+        for (size_t k = 0; k < NOWN; k++)
+            dup |= strcmp(own[k].name, bb_config_flag(i)) == 0;
+        if (!dup && strcmp(bb_config_flag(i), "actions") && strcmp(bb_config_flag(i), "dim") &&
+            strcmp(bb_config_flag(i), "horizon"))
+            table[nt++] = (struct option){bb_config_flag(i), required_argument, NULL,
+                                          O_CONFIG + (int)i};
+    }
+    table[nt++] = (struct option){"actions", required_argument, NULL, 'A'};
+    table[nt++] = (struct option){"dim", required_argument, NULL, 'd'};
+    table[nt++] = (struct option){"horizon", required_argument, NULL, 'H'};
+    table[nt] = (struct option){NULL, 0, NULL, 0};
+
+    opterr = 0;
+    optind = 1;
+    int c, li = -1;
+    while ((c = getopt_long(argc, argv, "+:h", table, &li)) != -1) {
+        const char *word, *v = optarg;
         int rc = BB_OK;
         double tmp[MAX_LIST];
-        int nt;
-        if (strcmp(a, "--env") == 0)
+        int n;
+        if (c == '?' || c == ':') {
+            const char *w = argv[optind - 1];
+            if (c == ':')
+                fprintf(stderr, "billboard-sim: %s needs a value\n", w);
+            else
+                fprintf(stderr, "billboard-sim: unknown option %s (see --help)\n", w);
+            return BB_EINVAL;
+        }
+        /* The word that named the option: one before its value, or the
+         * one holding "--flag=value". */
+        word = (v && optind >= 2 && argv[optind - 1] == v) ? argv[optind - 2] : argv[optind - 1];
+        if (c != O_HELP && li >= 0 && !spelled(word, table[li].name)) {
+            fprintf(stderr, "billboard-sim: unknown option %s (see --help)\n", word);
+            return BB_EINVAL;
+        }
+        li = -1;
+        switch (c) {
+        case O_HELP:
+            usage(stdout);
+            return 1;
+        case O_QUIET:
+            o->quiet = 1;
+            break;
+        case O_ENV:
             o->env = v;
-        else if (strcmp(a, "--csv") == 0)
+            break;
+        case O_CSV:
             o->csv = v;
-        else if (strcmp(a, "--summary") == 0)
+            break;
+        case O_SUMMARY:
             o->summary = v;
-        else if (strcmp(a, "--plot") == 0)
+            break;
+        case O_PLOT:
             o->plot = v;
-        else if (strcmp(a, "--server") == 0)
+            break;
+        case O_SERVER:
             o->server = v;
-        else if (strcmp(a, "--token-file") == 0)
+            break;
+        case O_TOKEN_FILE:
             o->token_file = v;
-        else if (strcmp(a, "--states") == 0)
+            break;
+        case O_STATES:
             rc = parse_long(v, 1, &o->S);
-        else if (strcmp(a, "--actions") == 0)
+            break;
+        case 'A':
             rc = parse_long(v, 1, &o->A);
-        else if (strcmp(a, "--dim") == 0)
+            break;
+        case 'd':
             rc = parse_long(v, 1, &o->d);
-        else if (strcmp(a, "--horizon") == 0)
+            break;
+        case 'H':
             rc = parse_long(v, 1, &o->H);
-        else if (strcmp(a, "--env-seed") == 0)
+            break;
+        case O_ENV_SEED:
             rc = parse_long(v, 0, &o->env_seed);
-        else if (strcmp(a, "--episodes") == 0)
+            break;
+        case O_EPISODES:
             rc = parse_long(v, 1, &o->K);
-        else if (strcmp(a, "--clinics") == 0)
+            break;
+        case O_CLINICS:
             rc = parse_long(v, 1, &o->clinics);
-        else if (strcmp(a, "--seed") == 0)
+            break;
+        case O_SEED:
             rc = parse_long(v, 0, &o->seed);
-        else if (strcmp(a, "--every") == 0)
+            break;
+        case O_EVERY:
             rc = parse_long(v, 1, &o->every);
-        else if (strcmp(a, "--alpha") == 0)
-            rc = parse_list(v, &o->alpha, 1, &nt);
-        else if (strcmp(a, "--epsilon") == 0)
+            break;
+        case O_JOBS:
+            rc = parse_long(v, 1, &o->jobs);
+            break;
+        case O_ALPHA:
+            rc = parse_list(v, &o->alpha, 1, &n);
+            break;
+        case O_EPSILON:
             rc = parse_list(v, o->eps, MAX_LIST, &o->neps);
-        else if (strcmp(a, "--beta") == 0)
+            break;
+        case O_BETA:
             rc = parse_list(v, o->betas, 1, &o->nbetas);
-        else if (strcmp(a, "--beta-sweep") == 0)
+            break;
+        case O_BETA_SWEEP:
             rc = parse_list(v, o->betas, MAX_LIST, &o->nbetas);
-        else if (strcmp(a, "--checkpoints") == 0) {
+            break;
+        case O_CHECKPOINTS:
             rc = parse_list(v, tmp, MAX_LIST, &o->ncheck);
-            for (int c = 0; rc == BB_OK && c < o->ncheck; c++)
-                o->checkpoints[c] = (long)tmp[c];
-        } else if (strcmp(a, "--algo") == 0) {
+            for (int k = 0; rc == BB_OK && k < o->ncheck; k++)
+                o->checkpoints[k] = (long)tmp[k];
+            break;
+        case O_ENV_SEEDS:
+            rc = parse_seeds(v, o->env_seeds, BB_SWEEP_MAX_SEEDS, &o->nenv_seeds);
+            break;
+        case O_SEEDS:
+            rc = parse_seeds(v, o->seeds, BB_SWEEP_MAX_SEEDS, &o->nseeds);
+            break;
+        case O_SWEEP:
+            if (o->naxes >= BB_SWEEP_MAX_AXES) {
+                rc = BB_EINVAL;
+                break;
+            }
+            o->axes[o->naxes++] = v;
+            break;
+        case O_ALGO: {
             char buf[256];
             snprintf(buf, sizeof(buf), "%s", v);
             memset(o->algo_on, 0, sizeof(o->algo_on));
@@ -205,22 +388,29 @@ static int parse_args(int argc, char **argv, struct opts *o)
                 if (rc == BB_OK)
                     o->algo_on[al] = 1;
             }
-        } else {
-            rc = bb_config_option(&o->base, a, v, why, sizeof(why));
-            if (rc == BB_ENOTFOUND) {
-                fprintf(stderr, "billboard-sim: unknown option %s (see --help)\n", a);
-                return BB_EINVAL;
-            }
+            break;
+        }
+        default: {
+            char flag[64];
+            snprintf(flag, sizeof(flag), "--%s", bb_config_flag((size_t)(c - O_CONFIG)));
+            rc = bb_config_option(&o->base, flag, v, why, sizeof(why));
             if (rc != BB_OK) {
                 fprintf(stderr, "billboard-sim: %s\n", why);
                 return rc;
             }
         }
+        }
         if (rc != BB_OK) {
-            fprintf(stderr, "billboard-sim: bad value '%s' for %s\n", v, a);
+            fprintf(stderr, "billboard-sim: bad value '%s' for %s\n", v ? v : "", word);
             return rc;
         }
     }
+    if (optind < argc) {
+        fprintf(stderr, "billboard-sim: unexpected argument %s (see --help)\n", argv[optind]);
+        return BB_EINVAL;
+    }
+    if (isnan(o->betas[0]))
+        o->betas[0] = o->base.beta;
     return BB_OK;
 }
 
@@ -244,6 +434,67 @@ static int make_env(const struct opts *o, struct bb_sim_env **env)
             fprintf(stderr, "billboard-sim: %s\n", why);
     }
     return rc;
+}
+
+static int make_env_seeded(const void *ctx, long seed, struct bb_sim_env **out)
+{
+    struct opts o = *(const struct opts *)ctx;
+    o.env_seed = seed;
+    return make_env(&o, out);
+}
+
+/* Sweep mode (sweep.h): returns the exit status. */
+static int sweep(struct opts *o)
+{
+    static struct bb_sim_sweep s; /* large; one per process */
+    char why[512];
+    FILE *csv = NULL, *md = NULL;
+    int status = 2;
+    s.base = o->base;
+    s.base.beta = o->betas[0];
+    s.algo = BB_SIM_PRIVATE;
+    for (int al = 0; al < BB_SIM_NALGO; al++)
+        if (o->algo_on[al] && al != BB_SIM_RANDOM && !o->algo_on[BB_SIM_PRIVATE])
+            s.algo = (enum bb_sim_algo)al;
+    for (int i = 0; i < o->naxes; i++) {
+        char *spec = strdup(o->axes[i]); /* the axis keeps pointers into it */
+        if (!spec || bb_sim_sweep_axis(&s, spec, why, sizeof(why)) != BB_OK) {
+            fprintf(stderr, "billboard-sim: --sweep %s: %s\n", o->axes[i], spec ? why : "ENOMEM");
+            return 2;
+        }
+    }
+    memcpy(s.eps, o->eps, sizeof(double) * (size_t)o->neps);
+    s.neps = o->neps;
+    s.nenv = o->nenv_seeds ? o->nenv_seeds : 1;
+    s.nseed = o->nseeds ? o->nseeds : 1;
+    for (int i = 0; i < s.nenv; i++)
+        s.env_seed[i] = o->nenv_seeds ? o->env_seeds[i] : o->env_seed;
+    for (int i = 0; i < s.nseed; i++)
+        s.seed[i] = o->nseeds ? o->seeds[i] : o->seed;
+    s.episodes = o->K;
+    s.jobs = (int)o->jobs;
+    s.make_env = make_env_seeded;
+    s.env_ctx = o;
+    if (o->csv && !(csv = strcmp(o->csv, "-") == 0 ? stdout : fopen(o->csv, "w"))) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", o->csv, strerror(errno));
+        goto out;
+    }
+    if (!(md = o->summary ? fopen(o->summary, "w") : stdout)) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", o->summary, strerror(errno));
+        goto out;
+    }
+    status = 1;
+    if (bb_sim_sweep_run(&s, csv, md, why, sizeof(why)) != BB_OK) {
+        fprintf(stderr, "billboard-sim: sweep: %s\n", why);
+        goto out;
+    }
+    status = 0;
+out:
+    if (csv && csv != stdout && fclose(csv) != 0)
+        status = 1;
+    if (md && md != stdout && fclose(md) != 0)
+        status = 1;
+    return status;
 }
 
 /* Reads up to max tokens, one per line (blank lines skipped), into
@@ -341,6 +592,8 @@ int main(int argc, char **argv)
         return 0;
     if (rc != BB_OK)
         return 2;
+    if (o.naxes || o.nenv_seeds || o.nseeds)
+        return sweep(&o);
     if (make_env(&o, &env) != BB_OK)
         goto out;
     status = 1;

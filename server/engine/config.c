@@ -48,6 +48,8 @@ enum kind { K_INT, K_LONG, K_DOUBLE, K_ENUM };
 
 static const char *const rule_names[] = {[BB_UPDATE_RARE] = "rare", [BB_UPDATE_EVERY] = "every",
                                          [BB_UPDATE_RELEASE] = "release", NULL};
+static const char *const vclip_names[] = {[BB_VCLIP_HORIZON] = "horizon",
+                                          [BB_VCLIP_REMAINING] = "remaining", NULL};
 static const char *const bound_names[] = {[BB_BOUND_PAPER] = "paper", [BB_BOUND_TIGHT] = "tight",
                                           NULL};
 static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
@@ -79,8 +81,10 @@ static const struct opt opts[] = {
     {"calibration", K_ENUM, OFF(calibration), 0, 0, calibration_names},
     {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL},
     {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL},
+    {"release-start", K_DOUBLE, OFF(release_start), 0, 0, NULL},
     {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bound_names},
     {"shift-scale", K_DOUBLE, OFF(shift_scale), 0, 0, NULL},
+    {"value-clip", K_ENUM, OFF(value_clip), 0, 0, vclip_names},
 };
 #undef OFF
 
@@ -139,6 +143,11 @@ int bb_config_option(struct bb_params *p, const char *name, const char *value, c
         return bad(why, whylen, name, value);
     }
     return BB_ENOTFOUND;
+}
+
+const char *bb_config_flag(size_t i)
+{
+    return i < sizeof(opts) / sizeof(opts[0]) ? opts[i].name : NULL;
 }
 
 char *bb_config_dump(const struct bb_params *p)
@@ -221,11 +230,15 @@ const char *bb_config_usage(void)
            "  --beta B             exploration bonus scale (default 2, see docs/RESULTS.md)\n"
            "  --mechanism M        continual release of the Gram matrices: tree, grid,\n"
            "                       grid-sqrt (default tree; docs/PRIVACY.md)\n"
-           "  --release-base g     grid mechanisms release at episodes ceil(g^j) (default 2)\n"
+           "  --release-base g     grid mechanisms release at episodes ceil(k0 g^j)\n"
+           "                       (default 2)\n"
+           "  --release-start k0   the first release point (default 1)\n"
            "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
            "                       (default paper)\n"
            "  --shift-scale s      lambda~ = s * the bound (default 1; post-processing)\n"
-           "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n";
+           "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n"
+           "  --value-clip V       clip V_{h+1} to [0, H] (horizon) or to the steps left\n"
+           "                       (remaining; smaller y noise) (default horizon)\n";
 }
 
 static json_t *num(double v)
@@ -248,9 +261,11 @@ json_t *bb_config_to_json(const struct bb_params *p)
                               json_string(p->calibration == BB_CAL_PAPER ? "paper" : "corrected"));
     rc |= json_object_set_new(o, "mechanism", json_string(bb_mechanism_name(p->mechanism)));
     rc |= json_object_set_new(o, "release_base", json_real(p->release_base));
+    rc |= json_object_set_new(o, "release_start", json_real(p->release_start));
     rc |= json_object_set_new(o, "releases", json_integer(p->releases));
     rc |= json_object_set_new(o, "shift_bound", json_string(bb_bound_name(p->shift_bound)));
     rc |= json_object_set_new(o, "shift_scale", json_real(p->shift_scale));
+    rc |= json_object_set_new(o, "value_clip", json_string(bb_value_clip_name(p->value_clip)));
     rc |= json_object_set_new(o, "sens_factor", json_real(p->sens_factor));
     rc |= json_object_set_new(o, "prefix_sd", json_real(p->prefix_sd));
     rc |= json_object_set_new(o, "update_rule",

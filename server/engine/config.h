@@ -23,6 +23,10 @@
 int bb_config_option(struct bb_params *p, const char *name, const char *value, char *why,
                      size_t whylen) BB_WARN_UNUSED;
 
+/* The i-th configuration flag's name without dashes ("horizon"), NULL past
+ * the last: for a caller's getopt_long table. Static. */
+const char *bb_config_flag(size_t i);
+
 /* The stored form of the configuration: a compact JSON object with every
  * configuration flag (without dashes) and its value as a string, keys
  * sorted, so two configurations are equal iff their dumps are. Caller owns

@@ -59,23 +59,25 @@ struct share {
     struct bb_lsvi_ws *ws;
     int t;
     const double *feat, *chol, *w;
+    double cap;
     long from, to;
 };
 
-/* target[i] += clip(max_a Q_{h+1}(x_{h+1}^i, a), floor, H) for the share's
- * episodes, given their step-(h+1) feature rows. */
+/* target[i] += clip(max_a Q_{h+1}(x_{h+1}^i, a), floor, cap) for the
+ * share's episodes, given their step-(h+1) feature rows; cap is H or the
+ * steps remaining after h (bb_params_value_cap). */
 static void *next_values(void *arg)
 {
     const struct share *s = arg;
     const struct bb_params *p = s->job->p;
     const int A = p->A, d = p->d;
-    const double cap = (double)p->H;
+    const double cap = s->cap;
     const size_t per = s->ws->rows / (size_t)A;
     double *q = s->ws->q[s->t];
     for (long i0 = s->from; i0 < s->to; i0 += (long)per) {
         long m = s->to - i0 < (long)per ? s->to - i0 : (long)per;
-        bb_q_values(d, s->chol, s->w, p->beta, cap, s->feat + (size_t)i0 * A * d,
-                    (size_t)m * A, q, s->ws->work[s->t]);
+        bb_q_values(d, s->chol, s->w, p->beta, cap, s->feat + (size_t)i0 * A * d, (size_t)m * A, q,
+                    s->ws->work[s->t]);
         for (long i = 0; i < m; i++) {
             const double *qi = q + (size_t)i * A;
             double v = qi[bb_argmax(qi, A)];
@@ -90,7 +92,8 @@ static void *next_values(void *arg)
 /* Splits a block's len episodes over the workspace's threads, in whole
  * chunks, and waits for all of them. */
 static void add_next_values(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws,
-                            const double *feat, long len, const double *chol, const double *w)
+                            const double *feat, long len, const double *chol, const double *w,
+                            double cap)
 {
     const long per = (long)(ws->rows / (size_t)job->p->A);
     long chunks = (len + per - 1) / per;
@@ -100,7 +103,8 @@ static void add_next_values(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws
     int started[BB_LSVI_MAX_THREADS] = {0};
     for (int t = 0; t < n; t++) {
         long c0 = chunks * t / n, c1 = chunks * (t + 1) / n;
-        sh[t] = (struct share){job, ws, t, feat, chol, w, c0 * per, c1 * per < len ? c1 * per : len};
+        sh[t] = (struct share){
+            job, ws, t, feat, chol, w, cap, c0 * per, c1 * per < len ? c1 * per : len};
     }
     for (int t = 1; t < n; t++)
         started[t] = pthread_create(&tid[t], NULL, next_values, &sh[t]) == 0;
@@ -128,7 +132,8 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             memcpy(ws->target, bb_store_reward(job->store, b, h), sizeof(double) * (size_t)len);
             if (h < H - 1)
                 add_next_values(job, ws, bb_store_feat(job->store, b, h + 1), len,
-                                job->chol + (size_t)(h + 1) * dd, job->w + (size_t)(h + 1) * d);
+                                job->chol + (size_t)(h + 1) * dd, job->w + (size_t)(h + 1) * d,
+                                bb_params_value_cap(p, h));
             /* y_h += Phi_h^T target (Alg. 1 line 8). */
             cblas_dgemv(CblasRowMajor, CblasTrans, (int)len, d, 1.0,
                         bb_store_chosen(job->store, b, h), d, ws->target, 1, 1.0, ws->y, 1);

@@ -80,7 +80,7 @@ static int init(struct bb_mech *m)
     g->H = p->H;
     g->d = p->d;
     g->sqrt_mode = p->mechanism == BB_MECH_GRID_SQRT;
-    g->G = bb_release_grid(p->release_base, p->K_max, NULL, 0);
+    g->G = bb_release_grid(p->release_start, p->release_base, p->K_max, NULL, 0);
     g->grid = p->grid_gram;
     if (g->G < 1)
         return BB_EINVAL;
@@ -99,7 +99,7 @@ static int init(struct bb_mech *m)
     g->scratch = calloc(dd, sizeof(double));
     if (!g->point || !g->c || !g->b || !g->x || !g->z || !g->have || !g->scratch)
         return BB_ENOMEM;
-    bb_release_grid(p->release_base, p->K_max, g->point, g->G);
+    bb_release_grid(p->release_start, p->release_base, p->K_max, g->point, g->G);
     if (g->sqrt_mode) {
         bb_sqrt_coefficients(g->c, g->G);
         memcpy(g->b, g->c, G * sizeof(double));

@@ -26,14 +26,15 @@ void bb_params_defaults(struct bb_params *p)
     p->update_rule = BB_UPDATE_RARE;
     p->mechanism = BB_MECH_TREE;
     p->release_base = 2.0;
+    p->release_start = 1.0;
     p->shift_bound = BB_BOUND_PAPER;
     p->shift_scale = 1.0;
 }
 
-long bb_release_grid(double g, long K_max, long *out, long cap)
+long bb_release_grid(double k0, double g, long K_max, long *out, long cap)
 {
     long n = 0, last = 0;
-    for (double x = 1.0; x <= (double)K_max; x *= g) {
+    for (double x = k0; x <= (double)K_max; x *= g) {
         long k = (long)ceil(x - 1e-9 * x); /* ceil, robust to pow's last bit */
         if (k <= last)
             continue;
@@ -62,6 +63,22 @@ const char *bb_mechanism_name(enum bb_mechanism m)
         return "grid-sqrt";
     }
     return NULL;
+}
+
+const char *bb_value_clip_name(enum bb_value_clip c)
+{
+    switch (c) {
+    case BB_VCLIP_HORIZON:
+        return "horizon";
+    case BB_VCLIP_REMAINING:
+        return "remaining";
+    }
+    return NULL;
+}
+
+double bb_params_value_cap(const struct bb_params *p, int h)
+{
+    return p->value_clip == BB_VCLIP_REMAINING ? (double)(p->H - h - 1) : (double)p->H;
 }
 
 const char *bb_bound_name(enum bb_bound b)
@@ -145,10 +162,16 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         return fail(why, whylen, "max updates must be >= 1");
     if (!bb_mechanism_name(p->mechanism))
         return fail(why, whylen, "unknown mechanism");
+    if (!bb_value_clip_name(p->value_clip))
+        return fail(why, whylen, "unknown value clip");
+    if (p->value_clip != BB_VCLIP_HORIZON && p->calibration == BB_CAL_PAPER)
+        return fail(why, whylen, "the paper's calibration clips V at H only");
     if (!bb_bound_name(p->shift_bound))
         return fail(why, whylen, "unknown shift bound");
     if (!(p->release_base > 1 && p->release_base <= 1024))
         return fail(why, whylen, "release grid base g must be in (1, 1024]");
+    if (!(p->release_start >= 1) || !(p->release_start <= (double)p->K_max))
+        return fail(why, whylen, "release start k0 must be in [1, K_max]");
     if (!(p->shift_scale > 0) || !isfinite(p->shift_scale))
         return fail(why, whylen, "shift scale must be a finite number > 0");
     const int grid = p->mechanism != BB_MECH_TREE;
@@ -168,7 +191,7 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
     while ((1L << (L - 1)) < p->K_max)
         L++;
     p->L = L;
-    p->releases = grid ? bb_release_grid(p->release_base, p->K_max, NULL, 0) : p->K_max;
+    p->releases = grid ? bb_release_grid(p->release_start, p->release_base, p->K_max, NULL, 0) : p->K_max;
     p->is_private = isfinite(p->rho);
     p->v_floor = p->calibration == BB_CAL_PAPER ? -INFINITY : 0.0;
 
@@ -258,8 +281,10 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
     double H = p->H, N = (double)p->max_updates;
     if (p->calibration == BB_CAL_PAPER)
         p->sigma_y = sqrt(3.0 * H * H * N / p->rho_y); /* 6 H^2 N / rho with f = 1/2 */
-    else
+    else if (p->value_clip == BB_VCLIP_HORIZON)
         p->sigma_y = sqrt(2.0 * H * N * (H + 1) * (H + 1) / p->rho_y);
+    else /* step h's sensitivity 2(H-h+1): sum_h 4(H-h+1)^2 / 2 = H(H+1)(2H+1)/3 */
+        p->sigma_y = sqrt(N * H * (H + 1) * (2 * H + 1) / (3.0 * p->rho_y));
 
     /* Grid snapping (noise.h): the Gram change ||D||_F <= sqrt 2 becomes
      * <= sqrt 2 + g d (d^2 entries, each off by < g); y's 2(H+1) becomes

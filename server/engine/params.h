@@ -42,16 +42,23 @@ enum bb_mechanism { BB_MECH_TREE = 0, BB_MECH_GRID = 1, BB_MECH_GRID_SQRT = 2 };
  *                   R the number of releases (Gaussian matrix tail bound) */
 enum bb_bound { BB_BOUND_PAPER = 0, BB_BOUND_TIGHT = 1 };
 
-/* Release grid: the episode counts ceil(g^j), j = 0, 1, ..., without
+/* Release grid: the episode counts ceil(k0 g^j), j = 0, 1, ..., without
  * repeats, up to K_max. Writes at most cap of them to out (out may be NULL)
  * and returns how many there are. Data-independent. */
-long bb_release_grid(double g, long K_max, long *out, long cap);
+long bb_release_grid(double k0, double g, long K_max, long *out, long cap);
 
 /* The square-root factorization coefficients: c_0 = 1,
  * c_l = c_{l-1} (2l - 1) / (2l), the series of (1 - x)^(-1/2), so that the
  * lower-triangular Toeplitz matrix C with C_ij = c_{i-j} satisfies C C = the
  * prefix-sum matrix. Writes c_0 .. c_{n-1}. */
 void bb_sqrt_coefficients(double *c, long n);
+
+/* The range V_{h+1} is clipped to in the regression targets (lsvi.c):
+ *   BB_VCLIP_HORIZON    [0, H] (DESIGN.md §3): target sensitivity 2(H+1)
+ *   BB_VCLIP_REMAINING  [0, H - h], the true range of V_{h+1} (1-based h):
+ *                       target of step h in [0, H-h+1], sensitivity
+ *                       2(H-h+1), so sigma_y shrinks (docs/PRIVACY.md) */
+enum bb_value_clip { BB_VCLIP_HORIZON = 0, BB_VCLIP_REMAINING = 1 };
 
 struct bb_params {
     /* --- configuration (set by the caller, then bb_params_derive) --- */
@@ -71,8 +78,10 @@ struct bb_params {
     enum bb_update_rule update_rule;
     enum bb_mechanism mechanism;
     double release_base;  /* g of the release grid (grid mechanisms); default 2 */
+    double release_start; /* k0: the first release point; default 1 */
     enum bb_bound shift_bound;
     double shift_scale;   /* lambda~ = shift_scale * the bound; default 1 */
+    enum bb_value_clip value_clip;
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */
@@ -87,7 +96,8 @@ struct bb_params {
     double shift;       /* lambda~ = shift_scale * bound (enum bb_bound) */
     double ridge;       /* diagonal added to every Gram matrix: 2*shift, or 1 if non-private */
     long max_updates;   /* N_max, a hard cap */
-    double sigma_y;     /* sqrt(2 H N_max (H+1)^2 / rho_y) */
+    double sigma_y;     /* sqrt(2 H N_max (H+1)^2 / rho_y), or with the remaining
+                           clip sqrt(N_max H (H+1)(2H+1) / (3 rho_y)) */
     double v_floor;     /* lower clip of V_{h+1}: 0 (corrected) or -INFINITY (paper) */
 
     /* Grids (noise.h) and the noise actually drawn. Snapping to a grid of
@@ -113,6 +123,11 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen) BB_WARN_UNUS
  * and of a bound ("paper", "tight"); NULL if unknown. */
 const char *bb_mechanism_name(enum bb_mechanism m);
 const char *bb_bound_name(enum bb_bound b);
+const char *bb_value_clip_name(enum bb_value_clip c);
+
+/* The upper clip of V_{h+1} in the targets of step h (0-based): H, or
+ * H - h - 1 with BB_VCLIP_REMAINING. */
+double bb_params_value_cap(const struct bb_params *p, int h);
 
 /* epsilon(rho, delta) = rho + 2 sqrt(rho ln(1/delta)) (Bun–Steinke 2016, Prop. 1.3). */
 double bb_epsilon_from_rho(double rho, double delta);

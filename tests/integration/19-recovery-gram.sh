@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Recovery rebuilds the same Gram sums with the same node noise. Across a
-# clean restart and a kill -9, episodes are submitted until a billboard is
+# Recovery rebuilds the same Gram sums with the same mechanism noise. Across
+# a clean restart and a kill -9, episodes are submitted until a billboard is
 # computed from every stored episode; its noisy Gram matrices must then be,
-# to the last bit, what the stored episodes and stored live-node noise give
-# (tree.h: the prefix of m leaves is the grid-snapped sum of phi phi^T plus
-# the noise of the live nodes, one per set bit of m; plus the ridge). A
-# restart that re-drew noise, lost a node or replayed wrongly fails this.
+# to the last bit, what the stored episodes and stored noise records give
+# (an independent oracle per mechanism, below; plus the ridge). A restart
+# that re-drew noise, lost a record or replayed wrongly fails this.
+# MECH_FLAGS selects the mechanism (default: the tree); 21-recovery-grid.sh
+# runs this for the grid mechanisms.
 . "$(dirname "$0")/lib.sh"
-start_daemon "${CONF[@]}"
+read -r -a mech_flags <<<"${MECH_FLAGS:-}"
+start_daemon "${CONF[@]}" "${mech_flags[@]}"
 tok=$(enrol "clinic")
 i=0
 submit() {
@@ -60,21 +62,72 @@ for k, feat, act in rows:
             for c in range(d):
                 S[h][r][c] += snap(phi[r] * phi[c])
 assert n == m, (n, m)
-live = {}
-# The tree mechanism (engine/mech_tree.c) stores, per step h and level, its
-# newest node: slot = level, tag = the node's last leaf.
-for h, level, leaf, noise in con.execute("SELECT step, slot, tag, bytes FROM mech_state"):
-    if (m >> level) & 1:
-        assert leaf == (m >> level) << level, ("stale live node", h, level, leaf, m)
-        live[(h, level)] = struct.unpack("=%dd" % (d * d), noise)
-bits = [l for l in range(64) if (m >> l) & 1]
-for h in range(H):
-    want = [[S[h][r][c] for c in range(d)] for r in range(d)]
-    for l in bits:
-        nz = live[(h, l)]
+rec = {}
+for h, slot, tag, b in con.execute("SELECT step, slot, tag, bytes FROM mech_state"):
+    rec[(h, slot)] = (tag, struct.unpack("=%dd" % (d * d), b))
+mech = cfg["mechanism"]
+
+def tree_noise(h):
+    # engine/mech_tree.c: per step and level the newest node, slot = level,
+    # tag = its last leaf; the prefix of m holds one live node per set bit.
+    out = [0.0] * (d * d)
+    for l in [l for l in range(64) if (m >> l) & 1]:
+        leaf, nz = rec[(h, l)]
+        assert leaf == (m >> l) << l, ("stale live node", h, l, leaf, m)
+        out = [a + b for a, b in zip(out, nz)]
+    return out
+
+def grid_gram(h):
+    # engine/mech_grid.c: increments x_j between the points ceil(k0 g^j);
+    # Z_j in slot j (1-based), tag k_j; y_j = snap((C x)_j) + Z_j and the
+    # release is sum_i b_{t-i} y_i with C = I, B = ones (grid) or
+    # C = B = the (1-x)^(-1/2) series (grid-sqrt).
+    pts, x = [], cfg["release_start"]
+    while x <= cfg["K_max"]:
+        k = math.ceil(x - 1e-9 * x)
+        if not pts or k > pts[-1]:
+            pts.append(k)
+        x *= cfg["release_base"]
+    assert m in pts, (m, pts[:12])
+    t = pts.index(m)
+    sq = mech == "grid-sqrt"
+    c = [1.0]
+    for l in range(1, t + 1):
+        c.append(c[-1] * (2 * l - 1) / (2 * l))
+    if not sq:
+        c = [1.0] + [0.0] * t
+    b = c if sq else [1.0] * (t + 1)
+    xs = [[0.0] * (d * d) for _ in range(t + 1)]
+    rows = con.execute("SELECT k, features, actions FROM episodes WHERE k <= ? ORDER BY k", (m,))
+    j = 0
+    for k, feat, act in rows:
+        while k > pts[j]:
+            j += 1
+        f = struct.unpack("=%dd" % (H * A * d), feat)
+        a = struct.unpack("=%di" % H, act)
+        phi = f[(h * A + a[h]) * d:(h * A + a[h] + 1) * d]
         for r in range(d):
-            for c in range(d):
-                want[r][c] += nz[r * d + c]
+            for cc in range(d):
+                xs[j][r * d + cc] += snap(phi[r] * phi[cc])
+    out = [0.0] * (d * d)
+    for i in range(t + 1):
+        tag, z = rec[(h, i + 1)]
+        assert tag == pts[i], ("record of the wrong grid point", h, i + 1, tag, pts[i])
+        y = [0.0] * (d * d)
+        for l in range(i + 1):
+            if c[i - l] != 0.0:
+                y = [u + c[i - l] * v for u, v in zip(y, xs[l])]
+        y = [(snap(u) if sq else u) + v for u, v in zip(y, z)]
+        out = [u + b[t - i] * v for u, v in zip(out, y)]
+    return out
+
+for h in range(H):
+    if mech == "tree":
+        nz = tree_noise(h)
+        want = [[S[h][r][c] + nz[r * d + c] for c in range(d)] for r in range(d)]
+    else:
+        gg = grid_gram(h)
+        want = [[gg[r * d + c] for c in range(d)] for r in range(d)]
     for r in range(d):
         want[r][r] += ridge
     got = bb["steps"][h]["gram"]
@@ -82,7 +135,7 @@ for h in range(H):
         for c in range(d):
             if abs(got[r][c] - want[r][c]) > 1e-12 * max(1.0, abs(want[r][c])):
                 sys.exit("h=%d (%d,%d): billboard %r, stored data give %r" % (h, r, c, got[r][c], want[r][c]))
-print("gram of %d episodes matches, %d live levels" % (m, len(bits)))
+print("%s: gram of %d episodes matches" % (mech, m))
 PY
 stop_daemon
 echo ok

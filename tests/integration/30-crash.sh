@@ -12,7 +12,8 @@
 . "$(dirname "$0")/lib.sh"
 CYCLES=${CYCLES:-20}
 CLIENTS=4
-CONF=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --rho 100000)
+read -r -a mech_flags <<<"${MECH_FLAGS:-}" # 31-crash-grid.sh: the grid mechanisms
+CONF=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --rho 100000 "${mech_flags[@]}")
 
 cat >"$TMP/client.py" <<'PY'
 # Submits episodes with unique keys from CLIENTS threads until the daemon
@@ -107,6 +108,14 @@ tok=$(enrol "crash clinic")
 for cycle in $(seq 1 "$CYCLES"); do
     python3 "$TMP/client.py" "$PORT" "$tok" "c$cycle" "$CLIENTS" "$TMP/acked" 2>>"$TMP/client.err" &
     cpid=$!
+    # Kill at a random moment once this cycle's clients are posting: on a
+    # loaded machine the interpreter can take longer to start than the delay.
+    acked_before=$(wc -l <"$TMP/acked")
+    for _ in $(seq 1 200); do
+        [ "$(wc -l <"$TMP/acked")" -gt "$acked_before" ] && break
+        kill -0 "$cpid" 2>/dev/null || break
+        sleep 0.05
+    done
     sleep "$(printf "0.%02d" $(( (RANDOM % 30) + 5 )))"
     kill -9 "$DAEMON_PID"
     wait "$DAEMON_PID" 2>/dev/null || true

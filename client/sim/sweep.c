@@ -1,0 +1,247 @@
+/*
+ * sweep.c — seeded, parallel sweep over configurations (sweep.h).
+ *
+ * The cells are numbered; worker w of n runs the cells i with i mod n == w
+ * and writes its results into a shared anonymous mapping at index i, so the
+ * parent needs no protocol and the results do not depend on n.
+ */
+#include "sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine/config.h"
+
+/* What a worker hands back for one cell. */
+struct cell {
+    int done;         /* 1 = ran, -1 = failed */
+    double regret;    /* private (or the swept algorithm) */
+    double random;    /* the uniform policy, same environment and seed */
+    long updates, switches;
+    char why[160];
+};
+
+int bb_sim_sweep_axis(struct bb_sim_sweep *s, char *spec, char *why, size_t whylen)
+{
+    char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || s->naxes >= BB_SWEEP_MAX_AXES) {
+        snprintf(why, whylen, "a sweep axis is FLAG=V1,V2,... (at most %d axes)",
+                 BB_SWEEP_MAX_AXES);
+        return BB_EINVAL;
+    }
+    struct bb_sim_axis *a = &s->axis[s->naxes];
+    *eq = '\0';
+    snprintf(a->flag, sizeof(a->flag), "--%s", spec);
+    a->n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(eq + 1, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        struct bb_params probe = s->base;
+        if (a->n >= BB_SWEEP_MAX_VALUES) {
+            snprintf(why, whylen, "%s: at most %d values", a->flag, BB_SWEEP_MAX_VALUES);
+            return BB_EINVAL;
+        }
+        int rc = bb_config_option(&probe, a->flag, t, why, whylen);
+        if (rc == BB_ENOTFOUND)
+            snprintf(why, whylen, "%s is not a configuration flag", a->flag);
+        if (rc != BB_OK)
+            return BB_EINVAL;
+        a->value[a->n++] = t;
+    }
+    if (a->n == 0) {
+        snprintf(why, whylen, "%s: no values", a->flag);
+        return BB_EINVAL;
+    }
+    s->naxes++;
+    return BB_OK;
+}
+
+/* The number of configurations (the product of the axes' sizes). */
+static long configs(const struct bb_sim_sweep *s)
+{
+    long n = 1;
+    for (int i = 0; i < s->naxes; i++)
+        n *= s->axis[i].n;
+    return n;
+}
+
+/* Applies configuration c to p; the label names the swept values. */
+static int apply(const struct bb_sim_sweep *s, long c, struct bb_params *p, char *label,
+                 size_t labellen)
+{
+    char why[160];
+    int pick[BB_SWEEP_MAX_AXES];
+    size_t used = 0;
+    label[0] = '\0';
+    for (int i = s->naxes - 1; i >= 0; i--) { /* the last axis varies fastest */
+        pick[i] = (int)(c % s->axis[i].n);
+        c /= s->axis[i].n;
+    }
+    for (int i = 0; i < s->naxes; i++) {
+        const struct bb_sim_axis *a = &s->axis[i];
+        const char *v = a->value[pick[i]];
+        if (bb_config_option(p, a->flag, v, why, sizeof(why)) != BB_OK)
+            return BB_EINVAL;
+        int n = snprintf(label + used, labellen - used, "%s%s %s", used ? " " : "", a->flag, v);
+        if (n > 0 && (size_t)n < labellen - used)
+            used += (size_t)n;
+    }
+    if (!s->naxes)
+        snprintf(label, labellen, "(defaults)");
+    return BB_OK;
+}
+
+static double total(const struct bb_sim_run *r)
+{
+    double t = 0;
+    for (long k = 0; k < r->episodes; k++)
+        t += r->regret[k];
+    return t;
+}
+
+/* Runs cell i: configuration, epsilon, environment seed, run seed. */
+static void run_cell(const struct bb_sim_sweep *s, long i, struct cell *out)
+{
+    const long ns = s->nseed, ne = s->nenv, neps = s->neps;
+    const long seed = s->seed[i % ns], env_seed = s->env_seed[(i / ns) % ne];
+    const double eps = s->eps[(i / ns / ne) % neps];
+    const long c = i / ns / ne / neps;
+    struct bb_sim_env *env = NULL;
+    struct bb_sim_run r = {0}, u = {0};
+    char label[256];
+    int rc = s->make_env(s->env_ctx, env_seed, &env);
+    if (rc != BB_OK) {
+        snprintf(out->why, sizeof(out->why), "environment %ld: %s", env_seed, bb_strerror(rc));
+        goto out;
+    }
+    r.env = u.env = env;
+    r.algo = s->algo;
+    u.algo = BB_SIM_RANDOM;
+    r.base = u.base = s->base;
+    r.episodes = u.episodes = s->episodes;
+    r.clinics = u.clinics = 1;
+    r.seed = u.seed = (uint64_t)seed;
+    r.base.rho = 0;
+    r.base.epsilon = eps;
+    if ((rc = apply(s, c, &r.base, label, sizeof(label))) != BB_OK) {
+        snprintf(out->why, sizeof(out->why), "configuration %ld", c);
+        goto out;
+    }
+    if ((rc = bb_sim_run_inprocess(&r, out->why, sizeof(out->why))) != BB_OK ||
+        (rc = bb_sim_run_inprocess(&u, out->why, sizeof(out->why))) != BB_OK)
+        goto out;
+    out->regret = total(&r);
+    out->random = total(&u);
+    out->updates = r.updates;
+    out->switches = r.switches[r.episodes - 1];
+out:
+    out->done = rc == BB_OK ? 1 : -1;
+    bb_sim_run_release(&r);
+    bb_sim_run_release(&u);
+    bb_sim_env_free(env);
+}
+
+struct row {
+    long c;
+    double eps, mean, sd, lo, hi, regret;
+};
+
+static int by_eps_then_mean(const void *a, const void *b)
+{
+    const struct row *x = a, *y = b;
+    if (x->eps != y->eps)
+        return x->eps > y->eps ? -1 : 1;
+    return (x->mean > y->mean) - (x->mean < y->mean);
+}
+
+int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, char *why,
+                     size_t whylen)
+{
+    const long nc = configs(s), per = (long)s->neps * s->nenv * s->nseed, n = nc * per;
+    const int jobs = s->jobs < 1 ? 1 : (s->jobs > n ? (int)n : s->jobs);
+    int rc = BB_ENOMEM;
+    struct row *rows = NULL;
+    if (n < 1 || s->neps < 1 || s->nenv < 1 || s->nseed < 1) {
+        snprintf(why, whylen, "nothing to sweep");
+        return BB_EINVAL;
+    }
+    const size_t bytes = sizeof(struct cell) * (size_t)n;
+    struct cell *cell = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (cell == MAP_FAILED)
+        return BB_ENOMEM;
+    memset(cell, 0, bytes);
+    fflush(NULL);
+    for (int w = 0; w < jobs; w++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            for (long i = w; i < n; i += jobs)
+                run_cell(s, i, &cell[i]);
+            _exit(0);
+        }
+        if (pid < 0) /* no process to be had: run this share here */
+            for (long i = w; i < n; i += jobs)
+                run_cell(s, i, &cell[i]);
+    }
+    while (wait(NULL) > 0)
+        ;
+    for (long i = 0; i < n; i++)
+        if (cell[i].done != 1) {
+            snprintf(why, whylen, "run %ld: %s", i,
+                     cell[i].done ? cell[i].why : "the worker died before it");
+            rc = BB_EINVAL;
+            goto out;
+        }
+    if (!(rows = calloc((size_t)(nc * s->neps), sizeof(*rows))))
+        goto out;
+    if (out_csv)
+        fprintf(out_csv, "config,epsilon,env_seed,seed,regret,random_regret,ratio,updates,"
+                         "switches\n");
+    long nrows = 0;
+    for (long c = 0; c < nc; c++)
+        for (int e = 0; e < s->neps; e++) {
+            struct row *w = &rows[nrows++];
+            double sum = 0, sum2 = 0, reg = 0;
+            w->c = c, w->eps = s->eps[e], w->lo = INFINITY, w->hi = -INFINITY;
+            char label[256];
+            struct bb_params p = s->base;
+            if (apply(s, c, &p, label, sizeof(label)) != BB_OK) {
+                rc = BB_EINVAL;
+                goto out;
+            }
+            for (int ei = 0; ei < s->nenv; ei++)
+                for (int si = 0; si < s->nseed; si++) {
+                    long i = ((c * s->neps + e) * s->nenv + ei) * s->nseed + si;
+                    double ratio = cell[i].regret / cell[i].random;
+                    sum += ratio, sum2 += ratio * ratio, reg += cell[i].regret;
+                    w->lo = fmin(w->lo, ratio), w->hi = fmax(w->hi, ratio);
+                    if (out_csv)
+                        fprintf(out_csv, "\"%s\",%g,%ld,%ld,%.6g,%.6g,%.6g,%ld,%ld\n", label,
+                                s->eps[e], s->env_seed[ei], s->seed[si], cell[i].regret,
+                                cell[i].random, ratio, cell[i].updates, cell[i].switches);
+                }
+            w->mean = sum / (double)(s->nenv * s->nseed);
+            double var = (sum2 - sum * w->mean) / (double)(s->nenv * s->nseed - 1);
+            w->sd = s->nenv * s->nseed > 1 && var > 0 ? sqrt(var) : 0;
+            w->regret = reg / (double)(s->nenv * s->nseed);
+        }
+    qsort(rows, (size_t)nrows, sizeof(*rows), by_eps_then_mean);
+    fprintf(out_md,
+            "| ε | configuration | regret / random, mean | sd | min | max | mean regret |\n"
+            "|---|---|---|---|---|---|---|\n");
+    for (long i = 0; i < nrows; i++) {
+        char label[256];
+        struct bb_params p = s->base;
+        if (apply(s, rows[i].c, &p, label, sizeof(label)) != BB_OK)
+            continue;
+        fprintf(out_md, "| %g | %s | %.3f | %.3f | %.3f | %.3f | %.0f |\n", rows[i].eps, label,
+                rows[i].mean, rows[i].sd, rows[i].lo, rows[i].hi, rows[i].regret);
+    }
+    rc = BB_OK;
+out:
+    free(rows);
+    munmap(cell, bytes);
+    return rc;
+}
