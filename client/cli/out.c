@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
+
 /* Global options taking a value, and where they go. */
 static const char **global_val(struct cli *cli, const char *name)
 {
@@ -327,39 +329,18 @@ int cli_fail(const struct bb_client *c, int err, const char *what)
 
 char *cli_slurp(const char *path, size_t *len)
 {
+    struct bb_buf b = BB_BUF_INIT;
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
     if (!f)
         return NULL;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            size_t nc = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, nc);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap = nc;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
+    int rc = bb_buf_read(&b, f);
     if (f != stdin)
         fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = n;
+    if (rc != BB_OK) {
+        bb_buf_release(&b);
+        return NULL;
     }
-    return buf;
+    return bb_buf_detach(&b, len); /* "" for an empty file: bb_buf_read allocated */
 }
 
 int cli_read_features(const char *path, int A, int d, double **out)
