@@ -213,8 +213,8 @@ void statestore_close(struct statestore *s)
  * between calls. */
 static sqlite3_stmt *stmt(struct statestore *s, enum stmt i)
 {
-    if (!s->st[i] && sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
-                                        NULL) != SQLITE_OK)
+    if (!s->st[i] && sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+                                        &s->st[i], NULL) != SQLITE_OK)
         return NULL;
     sqlite3_reset(s->st[i]);
     sqlite3_clear_bindings(s->st[i]);

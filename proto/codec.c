@@ -47,7 +47,7 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
     struct bb_buf s = BB_BUF_INIT;
     const int d = b->d;
     bb_buf_printf(&s, "{\"version\":%llu,\"episode\":%llu,\"H\":%d,\"d\":%d,\"A\":%d,\"beta\":",
-              (unsigned long long)b->version, (unsigned long long)b->episode, b->H, d, b->A);
+                  (unsigned long long)b->version, (unsigned long long)b->episode, b->H, d, b->A);
     put_num(&s, b->beta);
     bb_buf_puts(&s, ",\"steps\":[");
     for (int h = 0; h < b->H; h++) {
@@ -70,8 +70,9 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
     put_num(&s, p->delta);
     bb_buf_puts(&s, ",\"rho_spent\":");
     put_num(&s, p->rho_spent);
-    bb_buf_printf(&s, ",\"updates\":%ld,\"max_updates\":%ld,\"episodes\":%ld,\"max_episodes\":%ld}}",
-              p->updates, p->max_updates, p->episodes, p->max_episodes);
+    bb_buf_printf(&s,
+                  ",\"updates\":%ld,\"max_updates\":%ld,\"episodes\":%ld,\"max_episodes\":%ld}}",
+                  p->updates, p->max_updates, p->episodes, p->max_episodes);
     return bb_buf_detach(&s, len);
 }
 
@@ -233,7 +234,7 @@ char *bb_episode_to_json(const struct bb_episode_buf *e, size_t *len)
 {
     struct bb_buf s = BB_BUF_INIT;
     bb_buf_printf(&s, "{\"billboard_version\":%llu,\"steps\":[",
-              (unsigned long long)e->billboard_version);
+                  (unsigned long long)e->billboard_version);
     for (int h = 0; h < e->H; h++) {
         bb_buf_puts(&s, h ? ",{\"features\":[" : "{\"features\":[");
         for (int a = 0; a < e->A; a++) {
