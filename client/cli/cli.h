@@ -2,8 +2,8 @@
  * cli.h — the pieces every `billboard` command shares (program-internal),
  * grouped by the file that implements them:
  *
- *   options.c  the command line: the global options and a command's own,
- *              strict numbers, usage errors
+ *   options.c  the command line: getopt_long over the global options and a
+ *              command's own, strict numbers, usage errors
  *   setup.c    the client from options and environment; the billboard
  *   fail.c     an error as one line on stderr and an exit code
  *   input.c    files and feature matrices
@@ -56,12 +56,17 @@ struct cli_opt {
     int *flag;
 };
 
-/* Parses args (borrowed): global options into cli, the command's options
- * into opts (NULL-name terminated; may be NULL), positional arguments into
- * pos (up to maxpos, count in *npos). Prints the reason and returns
+/* Parses args (borrowed) with getopt_long: global options into cli, the
+ * command's options into opts (NULL-name terminated, at most 16; may be
+ * NULL), positional arguments into pos (up to maxpos, count in *npos).
+ * Option names must be spelt out in full. Prints the reason and returns
  * EXIT_USAGE on a bad line, else EXIT_OKAY. */
 int cli_parse(struct cli *cli, int argc, char **argv, const struct cli_opt *opts, const char **pos,
               int maxpos, int *npos);
+
+/* 1 if arg is a global option whose value is the next argument ("--server"
+ * but not "--server=URL"), so that main can find the command word. */
+int cli_takes_value(const char *arg);
 
 /* Prints a usage error and returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
