@@ -85,19 +85,8 @@ fi
 token=$(curl -s -X POST "$URL/v1/clinics" -H "Authorization: Bearer $ADMIN" \
     -H 'Content-Type: application/json' -d '{"name": "bench"}' |
     "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-"$PYTHON" - >"$TMP/episode.json" <<'PY'
-import json, random
-r = random.Random(1)
-steps = []
-for h in range(10):
-    feats = []
-    for a in range(8):
-        v = [r.gauss(0, 1) for _ in range(16)]
-        n = sum(x * x for x in v) ** 0.5
-        feats.append([x / n * 0.9 for x in v])
-    steps.append({"features": feats, "action": r.randrange(8), "reward": r.random()})
-print(json.dumps({"billboard_version": 0, "steps": steps}))
-PY
+# One episode body (seed 1), the generator of the integration tests.
+"$PYTHON" "$(dirname "$0")/../tests/integration/episode_gen.py" 1 0 10 8 16 >"$TMP/episode.json"
 cat >"$TMP/post.lua" <<LUA
 local counter = 0
 local threads = 0

@@ -1,6 +1,9 @@
 # client/: libbillboard (static and shared), the billboard CLI, pkg-config
 # file and `make install`.
-CLIENT_SRC := client/client.c client/transport.c client/retry.c client/statestore.c
+CLIENT_SRC := client/client.c client/client_request.c client/client_billboard.c \
+              client/client_recommend.c client/client_submit.c client/client_episodes.c \
+              client/client_info.c client/client_admin.c \
+              client/transport.c client/retry.c client/statestore.c
 CLIENT_OBJ := $(CLIENT_SRC:%.c=$(O)/%.o)
 CLIENT_LIB := $(O)/libbillboard.a
 CLIENT_SO_VERSION := 1

@@ -6,6 +6,9 @@
  *           k, ack_version, reason)
  *   step(episode, h, features BLOB, action, reward), h 0-based
  *   billboard_cache(id = 1, server, etag, body): the last billboard fetched
+ *
+ * After opening, every statement is a row of one table (stmt_sql), prepared
+ * once and reused, the idiom of the daemon's server/db.c.
  */
 #include "statestore.h"
 
@@ -18,12 +21,70 @@
 #include <unistd.h>
 
 #include "billboard/client.h"
+#include "buf.h"
 
 #define APP_ID 0x62624331
 #define FORMAT 1
 
+/* Every statement after opening, prepared once on first use (as in the
+ * daemon's db.c): a CLI command or a clinic's loop runs the same few
+ * statements again and again. */
+enum stmt {
+    S_BEGIN,
+    S_COMMIT,
+    S_ROLLBACK,
+    S_EP_INS,
+    S_EP_INFO,
+    S_EP_GET,
+    S_EP_MOVE,
+    S_EP_ABORT,
+    S_EP_QUEUED,
+    S_EP_CURRENT,
+    S_EP_UNSENT,
+    S_EP_SENT,
+    S_EP_REJECTED,
+    S_EP_COUNT,
+    S_EP_PRUNE,
+    S_EP_ALL,
+    S_STEP_INS,
+    S_STEP_COUNT,
+    S_STEP_ALL,
+    S_CACHE_GET,
+    S_CACHE_PUT,
+    S_COUNT
+};
+
+static const char *const stmt_sql[S_COUNT] = {
+    [S_BEGIN] = "BEGIN IMMEDIATE",
+    [S_COMMIT] = "COMMIT",
+    [S_ROLLBACK] = "ROLLBACK",
+    [S_EP_INS] = "INSERT INTO episode(H, A, d, version, key, state) VALUES(?1, ?2, ?3, ?4, ?5, 0)",
+    [S_EP_INFO] = "SELECT H, A, d, steps, state FROM episode WHERE id = ?1",
+    [S_EP_GET] = "SELECT H, A, d, version, key, steps FROM episode WHERE id = ?1",
+    [S_EP_MOVE] = "UPDATE episode SET state = ?1 WHERE id = ?2 AND state = ?3",
+    [S_EP_ABORT] = "DELETE FROM episode WHERE id = ?1 AND state = 0",
+    [S_EP_QUEUED] = "UPDATE episode SET steps = H, state = 1 WHERE id = ?1",
+    [S_EP_CURRENT] = "SELECT id FROM episode WHERE state = 0 ORDER BY id DESC LIMIT 1",
+    [S_EP_UNSENT] = "SELECT id FROM episode WHERE state = 1 ORDER BY id",
+    [S_EP_SENT] = "UPDATE episode SET state = 2, k = ?1, ack_version = ?2 WHERE id = ?3 AND "
+                  "state = 1",
+    [S_EP_REJECTED] = "UPDATE episode SET state = 3, reason = ?1 WHERE id = ?2 AND state = 1",
+    [S_EP_COUNT] = "SELECT count(*) FROM episode WHERE state = ?1",
+    [S_EP_PRUNE] = "DELETE FROM episode WHERE state = 2",
+    [S_EP_ALL] = "SELECT id, state, steps, H, version, k, created, reason FROM episode "
+                 "ORDER BY id",
+    [S_STEP_INS] = "INSERT INTO step(episode, h, features, action, reward) "
+                   "VALUES(?1, ?2, ?3, ?4, ?5)",
+    [S_STEP_COUNT] = "UPDATE episode SET steps = steps + 1 WHERE id = ?1",
+    [S_STEP_ALL] = "SELECT h, features, action, reward FROM step WHERE episode = ?1 ORDER BY h",
+    [S_CACHE_GET] = "SELECT etag, body FROM billboard_cache WHERE id = 1 AND server = ?1",
+    [S_CACHE_PUT] = "INSERT OR REPLACE INTO billboard_cache(id, server, etag, body) "
+                    "VALUES(1, ?1, ?2, ?3)",
+};
+
 struct statestore {
     sqlite3 *db;
+    sqlite3_stmt *st[S_COUNT]; /* prepared on first use, finalized on close */
 };
 
 static const char schema[] =
@@ -46,6 +107,8 @@ static const char schema[] =
     " id INTEGER PRIMARY KEY CHECK (id = 1), server TEXT NOT NULL, etag TEXT NOT NULL,"
     " body BLOB NOT NULL);";
 
+/* Opening runs once, before any statement of the table: its pragmas and
+ * the schema go through these two. */
 static int exec(sqlite3 *db, const char *sql)
 {
     return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? BB_OK : BB_EIO;
@@ -139,50 +202,91 @@ void statestore_close(struct statestore *s)
 {
     if (!s)
         return;
+    for (int i = 0; i < S_COUNT; i++)
+        sqlite3_finalize(s->st[i]);
     sqlite3_close(s->db);
     free(s);
 }
 
-/* Prepares sql; binds nothing. */
-static int prep(struct statestore *s, const char *sql, sqlite3_stmt **st)
+/* The prepared statement i, reset and unbound; NULL on error. Every caller
+ * resets it again when done, so no statement keeps a read transaction open
+ * between calls. */
+static sqlite3_stmt *stmt(struct statestore *s, enum stmt i)
 {
-    return sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK ? BB_OK : BB_EIO;
+    if (!s->st[i] && sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+                                        &s->st[i], NULL) != SQLITE_OK)
+        return NULL;
+    sqlite3_reset(s->st[i]);
+    sqlite3_clear_bindings(s->st[i]);
+    return s->st[i];
+}
+
+/* Runs statement st (may be NULL: a failed stmt()) that returns no rows. */
+static int run(sqlite3_stmt *st)
+{
+    if (!st)
+        return BB_EIO;
+    int rc = sqlite3_step(st) == SQLITE_DONE ? BB_OK : BB_EIO;
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* Runs an UPDATE or DELETE of one row: BB_ENOTFOUND if it touched none. */
+static int run_one(struct statestore *s, sqlite3_stmt *st)
+{
+    int rc = run(st);
+    if (rc == BB_OK && sqlite3_changes(s->db) != 1)
+        rc = BB_ENOTFOUND;
+    return rc;
+}
+
+static int begin(struct statestore *s)
+{
+    return run(stmt(s, S_BEGIN));
+}
+
+static int commit(struct statestore *s)
+{
+    return run(stmt(s, S_COMMIT));
+}
+
+static void rollback(struct statestore *s)
+{
+    (void)run(stmt(s, S_ROLLBACK));
 }
 
 int statestore_begin(struct statestore *s, int H, int A, int d, uint64_t version, const char *key,
                      int64_t *id)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s, "INSERT INTO episode(H, A, d, version, key, state) VALUES(?,?,?,?,?,0)", &st);
-    if (rc != BB_OK)
+    sqlite3_stmt *st = stmt(s, S_EP_INS);
+    int rc = BB_EIO;
+    if (!st)
         goto out;
     sqlite3_bind_int(st, 1, H);
     sqlite3_bind_int(st, 2, A);
     sqlite3_bind_int(st, 3, d);
     sqlite3_bind_int64(st, 4, (sqlite3_int64)version);
-    sqlite3_bind_text(st, 5, key, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, key, -1, SQLITE_STATIC);
     int src = sqlite3_step(st);
     if (src == SQLITE_CONSTRAINT) {
         rc = BB_ECONFLICT;
         goto out;
     }
-    if (src != SQLITE_DONE) {
-        rc = BB_EIO;
+    if (src != SQLITE_DONE)
         goto out;
-    }
     *id = (int64_t)sqlite3_last_insert_rowid(s->db);
     rc = BB_OK;
 out:
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return rc;
 }
 
 int statestore_info(struct statestore *s, int64_t id, int *H, int *A, int *d, int *steps,
                     enum statestore_state *state)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s, "SELECT H, A, d, steps, state FROM episode WHERE id = ?", &st);
-    if (rc != BB_OK)
+    sqlite3_stmt *st = stmt(s, S_EP_INFO);
+    int rc = BB_EIO;
+    if (!st)
         goto out;
     sqlite3_bind_int64(st, 1, id);
     int src = sqlite3_step(st);
@@ -190,10 +294,8 @@ int statestore_info(struct statestore *s, int64_t id, int *H, int *A, int *d, in
         rc = BB_ENOTFOUND;
         goto out;
     }
-    if (src != SQLITE_ROW) {
-        rc = BB_EIO;
+    if (src != SQLITE_ROW)
         goto out;
-    }
     if (H)
         *H = sqlite3_column_int(st, 0);
     if (A)
@@ -206,17 +308,28 @@ int statestore_info(struct statestore *s, int64_t id, int *H, int *A, int *d, in
         *state = (enum statestore_state)sqlite3_column_int(st, 4);
     rc = BB_OK;
 out:
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return rc;
+}
+
+/* Binds step h of an episode to the step insert st. */
+static void bind_step(sqlite3_stmt *st, int64_t id, int h, const double *features, size_t row,
+                      int action, double reward)
+{
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int(st, 2, h);
+    sqlite3_bind_blob(st, 3, features, (int)(sizeof(double) * row), SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, action);
+    sqlite3_bind_double(st, 5, reward);
 }
 
 int statestore_step(struct statestore *s, int64_t id, const double *features, int action,
                     double reward)
 {
-    sqlite3_stmt *ins = NULL, *upd = NULL;
+    sqlite3_stmt *ins, *upd;
     int H = 0, A = 0, d = 0, steps = 0, in_txn = 0;
     enum statestore_state state;
-    int rc = exec(s->db, "BEGIN IMMEDIATE");
+    int rc = begin(s);
     if (rc != BB_OK)
         goto out;
     in_txn = 1;
@@ -231,50 +344,37 @@ int statestore_step(struct statestore *s, int64_t id, const double *features, in
         rc = BB_ERANGE;
         goto out;
     }
-    rc = prep(s, "INSERT INTO step(episode, h, features, action, reward) VALUES(?,?,?,?,?)", &ins);
-    if (rc == BB_OK)
-        rc = prep(s, "UPDATE episode SET steps = steps + 1 WHERE id = ?", &upd);
+    rc = BB_EIO;
+    if (!(ins = stmt(s, S_STEP_INS)))
+        goto out;
+    bind_step(ins, id, steps, features, (size_t)A * (size_t)d, action, reward);
+    rc = run(ins);
     if (rc != BB_OK)
         goto out;
-    sqlite3_bind_int64(ins, 1, id);
-    sqlite3_bind_int(ins, 2, steps);
-    sqlite3_bind_blob(ins, 3, features, (int)(sizeof(double) * (size_t)A * (size_t)d),
-                      SQLITE_STATIC);
-    sqlite3_bind_int(ins, 4, action);
-    sqlite3_bind_double(ins, 5, reward);
-    sqlite3_bind_int64(upd, 1, id);
-    if (sqlite3_step(ins) != SQLITE_DONE || sqlite3_step(upd) != SQLITE_DONE) {
-        rc = BB_EIO;
+    upd = stmt(s, S_STEP_COUNT);
+    if (upd)
+        sqlite3_bind_int64(upd, 1, id);
+    rc = run(upd);
+    if (rc != BB_OK)
         goto out;
-    }
-    rc = exec(s->db, "COMMIT");
+    rc = commit(s);
     in_txn = rc != BB_OK;
 out:
-    sqlite3_finalize(ins);
-    sqlite3_finalize(upd);
     if (in_txn)
-        exec(s->db, "ROLLBACK");
+        rollback(s);
     return rc;
 }
 
 /* Moves id from state `from` to `to`; BB_ENOTFOUND if it is not in `from`. */
 static int move_state(struct statestore *s, int64_t id, int from, int to)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s, "UPDATE episode SET state = ? WHERE id = ? AND state = ?", &st);
-    if (rc != BB_OK)
-        goto out;
-    sqlite3_bind_int(st, 1, to);
-    sqlite3_bind_int64(st, 2, id);
-    sqlite3_bind_int(st, 3, from);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        rc = BB_EIO;
-        goto out;
+    sqlite3_stmt *st = stmt(s, S_EP_MOVE);
+    if (st) {
+        sqlite3_bind_int(st, 1, to);
+        sqlite3_bind_int64(st, 2, id);
+        sqlite3_bind_int(st, 3, from);
     }
-    rc = sqlite3_changes(s->db) == 1 ? BB_OK : BB_ENOTFOUND;
-out:
-    sqlite3_finalize(st);
-    return rc;
+    return run_one(s, st);
 }
 
 int statestore_finish(struct statestore *s, int64_t id)
@@ -299,77 +399,58 @@ out:
 
 int statestore_abort(struct statestore *s, int64_t id)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s, "DELETE FROM episode WHERE id = ? AND state = 0", &st);
-    if (rc != BB_OK)
-        goto out;
-    sqlite3_bind_int64(st, 1, id);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        rc = BB_EIO;
-        goto out;
-    }
-    rc = sqlite3_changes(s->db) == 1 ? BB_OK : BB_ENOTFOUND;
-out:
-    sqlite3_finalize(st);
-    return rc;
+    sqlite3_stmt *st = stmt(s, S_EP_ABORT);
+    if (st)
+        sqlite3_bind_int64(st, 1, id);
+    return run_one(s, st);
 }
 
 int statestore_enqueue(struct statestore *s, const struct bb_episode_buf *e, const char *key,
                        int64_t *id)
 {
-    sqlite3_stmt *ins = NULL, *upd = NULL;
+    sqlite3_stmt *st;
     int64_t nid = 0;
     int in_txn = 0;
     size_t row = (size_t)e->A * (size_t)e->d;
-    int rc = exec(s->db, "BEGIN IMMEDIATE");
+    int rc = begin(s);
     if (rc != BB_OK)
         goto out;
     in_txn = 1;
     rc = statestore_begin(s, e->H, e->A, e->d, e->billboard_version, key, &nid);
     if (rc != BB_OK)
         goto out;
-    rc = prep(s, "INSERT INTO step(episode, h, features, action, reward) VALUES(?,?,?,?,?)", &ins);
-    if (rc == BB_OK)
-        rc = prep(s, "UPDATE episode SET steps = H, state = 1 WHERE id = ?", &upd);
+    for (int h = 0; h < e->H; h++) {
+        rc = BB_EIO;
+        if (!(st = stmt(s, S_STEP_INS)))
+            goto out;
+        bind_step(st, nid, h, e->features + (size_t)h * row, row, e->action[h], e->reward[h]);
+        rc = run(st);
+        if (rc != BB_OK)
+            goto out;
+    }
+    st = stmt(s, S_EP_QUEUED);
+    if (st)
+        sqlite3_bind_int64(st, 1, nid);
+    rc = run(st);
     if (rc != BB_OK)
         goto out;
-    for (int h = 0; h < e->H; h++) {
-        sqlite3_reset(ins);
-        sqlite3_bind_int64(ins, 1, nid);
-        sqlite3_bind_int(ins, 2, h);
-        sqlite3_bind_blob(ins, 3, e->features + (size_t)h * row, (int)(sizeof(double) * row),
-                          SQLITE_STATIC);
-        sqlite3_bind_int(ins, 4, e->action[h]);
-        sqlite3_bind_double(ins, 5, e->reward[h]);
-        if (sqlite3_step(ins) != SQLITE_DONE) {
-            rc = BB_EIO;
-            goto out;
-        }
-    }
-    sqlite3_bind_int64(upd, 1, nid);
-    if (sqlite3_step(upd) != SQLITE_DONE) {
-        rc = BB_EIO;
-        goto out;
-    }
-    rc = exec(s->db, "COMMIT");
+    rc = commit(s);
     in_txn = rc != BB_OK;
     if (rc == BB_OK && id)
         *id = nid;
 out:
-    sqlite3_finalize(ins);
-    sqlite3_finalize(upd);
     if (in_txn)
-        exec(s->db, "ROLLBACK");
+        rollback(s);
     return rc;
 }
 
 int statestore_load(struct statestore *s, int64_t id, struct bb_episode_buf *out, char *key,
                     int *steps)
 {
-    sqlite3_stmt *ep = NULL, *st = NULL;
+    sqlite3_stmt *ep = stmt(s, S_EP_GET), *st = NULL;
+    int rc = BB_EIO;
     memset(out, 0, sizeof(*out));
-    int rc = prep(s, "SELECT H, A, d, version, key, steps FROM episode WHERE id = ?", &ep);
-    if (rc != BB_OK)
+    if (!ep)
         goto out;
     sqlite3_bind_int64(ep, 1, id);
     int src = sqlite3_step(ep);
@@ -386,8 +467,8 @@ int statestore_load(struct statestore *s, int64_t id, struct bb_episode_buf *out
         snprintf(key, BB_CLIENT_KEY_MAX + 1, "%s", (const char *)sqlite3_column_text(ep, 4));
     if (steps)
         *steps = sqlite3_column_int(ep, 5);
-    rc = prep(s, "SELECT h, features, action, reward FROM step WHERE episode = ? ORDER BY h", &st);
-    if (rc != BB_OK)
+    rc = BB_EIO;
+    if (!(st = stmt(s, S_STEP_ALL)))
         goto out;
     sqlite3_bind_int64(st, 1, id);
     size_t row = (size_t)A * (size_t)d;
@@ -405,16 +486,16 @@ int statestore_load(struct statestore *s, int64_t id, struct bb_episode_buf *out
     }
     rc = src == SQLITE_DONE ? BB_OK : BB_EIO;
 out:
-    sqlite3_finalize(ep);
-    sqlite3_finalize(st);
+    sqlite3_reset(ep);
+    sqlite3_reset(st);
     return rc;
 }
 
 int statestore_current(struct statestore *s, int64_t *id)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s, "SELECT id FROM episode WHERE state = 0 ORDER BY id DESC LIMIT 1", &st);
-    if (rc != BB_OK)
+    sqlite3_stmt *st = stmt(s, S_EP_CURRENT);
+    int rc = BB_EIO;
+    if (!st)
         goto out;
     int src = sqlite3_step(st);
     if (src != SQLITE_ROW) {
@@ -422,113 +503,86 @@ int statestore_current(struct statestore *s, int64_t *id)
         goto out;
     }
     *id = (int64_t)sqlite3_column_int64(st, 0);
+    rc = BB_OK;
 out:
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return rc;
 }
 
 int statestore_unsent(struct statestore *s, int64_t **ids, size_t *n)
 {
-    sqlite3_stmt *st = NULL;
-    int64_t *v = NULL;
-    size_t len = 0, cap = 0;
-    int src;
+    sqlite3_stmt *st = stmt(s, S_EP_UNSENT);
+    struct bb_buf v = BB_BUF_INIT; /* the ids, as native int64_t */
+    int src, rc = BB_EIO;
     *ids = NULL;
     *n = 0;
-    int rc = prep(s, "SELECT id FROM episode WHERE state = 1 ORDER BY id", &st);
-    if (rc != BB_OK)
+    if (!st)
         goto out;
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if (len == cap) {
-            size_t nc = cap ? cap * 2 : 16;
-            int64_t *nv = realloc(v, nc * sizeof(*v));
-            if (!nv) {
-                rc = BB_ENOMEM;
-                goto out;
-            }
-            v = nv;
-            cap = nc;
-        }
-        v[len++] = (int64_t)sqlite3_column_int64(st, 0);
+        int64_t id = (int64_t)sqlite3_column_int64(st, 0);
+        bb_buf_add(&v, &id, sizeof(id));
     }
-    if (src != SQLITE_DONE) {
-        rc = BB_EIO;
+    if (v.oom) {
+        rc = BB_ENOMEM;
         goto out;
     }
-    *ids = v;
-    *n = len;
-    v = NULL;
+    if (src != SQLITE_DONE)
+        goto out;
+    *n = v.len / sizeof(int64_t);
+    /* malloc'd memory is aligned for any type. */
+    *ids = (int64_t *)(void *)bb_buf_detach(&v, NULL);
+    rc = BB_OK;
 out:
-    free(v);
-    sqlite3_finalize(st);
+    bb_buf_release(&v);
+    sqlite3_reset(st);
     return rc;
 }
 
 int statestore_mark_sent(struct statestore *s, int64_t id, uint64_t episode, uint64_t version)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s,
-                  "UPDATE episode SET state = 2, k = ?, ack_version = ? WHERE id = ? AND "
-                  "state = 1",
-                  &st);
-    if (rc != BB_OK)
-        goto out;
-    sqlite3_bind_int64(st, 1, (sqlite3_int64)episode);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)version);
-    sqlite3_bind_int64(st, 3, id);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        rc = BB_EIO;
-        goto out;
+    sqlite3_stmt *st = stmt(s, S_EP_SENT);
+    if (st) {
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)episode);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)version);
+        sqlite3_bind_int64(st, 3, id);
     }
-    rc = sqlite3_changes(s->db) == 1 ? BB_OK : BB_ENOTFOUND;
-out:
-    sqlite3_finalize(st);
-    return rc;
+    return run_one(s, st);
 }
 
 int statestore_mark_rejected(struct statestore *s, int64_t id, const char *reason)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s, "UPDATE episode SET state = 3, reason = ? WHERE id = ? AND state = 1", &st);
-    if (rc != BB_OK)
-        goto out;
-    sqlite3_bind_text(st, 1, reason ? reason : "", -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, id);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        rc = BB_EIO;
-        goto out;
+    sqlite3_stmt *st = stmt(s, S_EP_REJECTED);
+    if (st) {
+        sqlite3_bind_text(st, 1, reason ? reason : "", -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, id);
     }
-    rc = sqlite3_changes(s->db) == 1 ? BB_OK : BB_ENOTFOUND;
-out:
-    sqlite3_finalize(st);
-    return rc;
+    return run_one(s, st);
 }
 
 int statestore_count(struct statestore *s, enum statestore_state state, long *n)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s, "SELECT count(*) FROM episode WHERE state = ?", &st);
-    if (rc != BB_OK)
+    sqlite3_stmt *st = stmt(s, S_EP_COUNT);
+    int rc = BB_EIO;
+    if (!st)
         goto out;
     sqlite3_bind_int(st, 1, (int)state);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        rc = BB_EIO;
+    if (sqlite3_step(st) != SQLITE_ROW)
         goto out;
-    }
     *n = (long)sqlite3_column_int64(st, 0);
+    rc = BB_OK;
 out:
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return rc;
 }
 
 int statestore_cache_get(struct statestore *s, const char *server, char **body, size_t *len,
                          char *etag, size_t etaglen)
 {
-    sqlite3_stmt *st = NULL;
+    sqlite3_stmt *st = stmt(s, S_CACHE_GET);
+    int rc = BB_EIO;
     *body = NULL;
     *len = 0;
-    int rc = prep(s, "SELECT etag, body FROM billboard_cache WHERE id = 1 AND server = ?", &st);
-    if (rc != BB_OK)
+    if (!st)
         goto out;
     sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
     int src = sqlite3_step(st);
@@ -548,45 +602,29 @@ int statestore_cache_get(struct statestore *s, const char *server, char **body, 
     snprintf(etag, etaglen, "%s", (const char *)sqlite3_column_text(st, 0));
     *body = b;
     *len = n;
+    rc = BB_OK;
 out:
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return rc;
 }
 
 int statestore_cache_put(struct statestore *s, const char *server, const char *body, size_t len,
                          const char *etag)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s,
-                  "INSERT OR REPLACE INTO billboard_cache(id, server, etag, body) "
-                  "VALUES(1, ?, ?, ?)",
-                  &st);
-    if (rc != BB_OK)
-        goto out;
-    sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, etag, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 3, body, (int)len, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        rc = BB_EIO;
-out:
-    sqlite3_finalize(st);
-    return rc;
+    sqlite3_stmt *st = stmt(s, S_CACHE_PUT);
+    if (st) {
+        sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, etag, -1, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 3, body, (int)len, SQLITE_STATIC);
+    }
+    return run(st);
 }
 
 int statestore_prune(struct statestore *s, long *n)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = prep(s, "DELETE FROM episode WHERE state = 2", &st);
-    if (rc != BB_OK)
-        goto out;
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        rc = BB_EIO;
-        goto out;
-    }
-    if (n)
+    int rc = run(stmt(s, S_EP_PRUNE));
+    if (rc == BB_OK && n)
         *n = (long)sqlite3_changes(s->db);
-out:
-    sqlite3_finalize(st);
     return rc;
 }
 
@@ -598,15 +636,10 @@ static const char *state_name(int st)
 
 int statestore_list(struct statestore *s, json_t **out)
 {
-    sqlite3_stmt *st = NULL;
+    sqlite3_stmt *st = stmt(s, S_EP_ALL);
     json_t *a = json_array();
-    int src;
+    int src, rc = !a ? BB_ENOMEM : !st ? BB_EIO : BB_OK;
     *out = NULL;
-    int rc = a ? prep(s,
-                      "SELECT id, state, steps, H, version, k, created, reason FROM episode "
-                      "ORDER BY id",
-                      &st)
-               : BB_ENOMEM;
     if (rc != BB_OK)
         goto out;
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
@@ -634,6 +667,6 @@ int statestore_list(struct statestore *s, json_t **out)
     a = NULL;
 out:
     json_decref(a);
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return rc;
 }

@@ -11,15 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
+
 struct transport {
     CURL *curl;
-};
-
-/* Body being received; grows geometrically. */
-struct sink {
-    char *buf;
-    size_t len, cap;
-    int oom;
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -60,26 +55,13 @@ void transport_resp_release(struct transport_resp *r)
     memset(r, 0, sizeof(*r));
 }
 
+/* Collects the body being received into a struct bb_buf. */
 static size_t on_body(char *ptr, size_t size, size_t nmemb, void *user)
 {
-    struct sink *s = user;
+    struct bb_buf *b = user;
     size_t n = size * nmemb;
-    if (s->len + n + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 4096;
-        while (cap < s->len + n + 1)
-            cap *= 2;
-        char *nb = realloc(s->buf, cap);
-        if (!nb) {
-            s->oom = 1;
-            return 0; /* makes curl fail with CURLE_WRITE_ERROR */
-        }
-        s->buf = nb;
-        s->cap = cap;
-    }
-    memcpy(s->buf + s->len, ptr, n);
-    s->len += n;
-    s->buf[s->len] = '\0';
-    return n;
+    bb_buf_add(b, ptr, n);
+    return b->oom ? 0 : n; /* 0 makes curl fail with CURLE_WRITE_ERROR */
 }
 
 /* Copies the value of header line "Name: value\r\n" into out if it is name. */
@@ -120,7 +102,7 @@ int transport_do(struct transport *t, const char *method, const char *url,
 {
     int rc = BB_ENOMEM;
     struct curl_slist *hl = NULL;
-    struct sink s = {0};
+    struct bb_buf s = BB_BUF_INIT;
     char cerr[CURL_ERROR_SIZE] = "";
     CURL *c = t->curl;
 
@@ -172,16 +154,14 @@ int transport_do(struct transport *t, const char *method, const char *url,
         goto out;
     }
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
-    r->body = s.buf;
-    r->len = s.len;
-    s.buf = NULL;
+    r->body = bb_buf_detach(&s, &r->len); /* NULL for an empty body */
     rc = BB_OK;
 out:
     /* The handle keeps pointers to our locals: drop them before returning. */
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
     curl_slist_free_all(hl);
-    free(s.buf);
+    bb_buf_release(&s);
     if (rc != BB_OK) {
         free(r->body);
         r->body = NULL;

@@ -4,8 +4,8 @@
  * A struct transport wraps one reusable curl easy handle, so consecutive
  * requests of a client share a keep-alive connection. It knows nothing of
  * the API: it sends a method, URL, headers and body, and collects the status,
- * the body, and the ETag and Content-Type headers. Retries live in client.c,
- * the policy for them in retry.c.
+ * the body, and the ETag and Content-Type headers. Retries live in
+ * client_request.c, the policy for them in retry.c.
  */
 #ifndef BB_CLIENT_TRANSPORT_H
 #define BB_CLIENT_TRANSPORT_H

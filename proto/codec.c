@@ -7,6 +7,7 @@
  */
 #include "billboard/codec.h"
 
+#include "buf.h"
 #include "codec_fast.h"
 
 #include <jansson.h>
@@ -16,124 +17,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- a growable output buffer ------------------------------------------ */
+/* --- numbers, canonically ------------------------------------------------ */
 
-struct sbuf {
-    char *p;
-    size_t len, cap;
-    int oom;
-};
-
-static void sb_reserve(struct sbuf *s, size_t more)
-{
-    if (s->oom || s->len + more + 1 <= s->cap)
-        return;
-    size_t cap = s->cap ? s->cap : 256;
-    while (cap < s->len + more + 1)
-        cap *= 2;
-    char *p = realloc(s->p, cap);
-    if (!p) {
-        s->oom = 1;
-        return;
-    }
-    s->p = p;
-    s->cap = cap;
-}
-
-static void sb_puts(struct sbuf *s, const char *str)
-{
-    size_t n = strlen(str);
-    sb_reserve(s, n);
-    if (s->oom)
-        return;
-    memcpy(s->p + s->len, str, n + 1);
-    s->len += n;
-}
-
-__attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        s->oom = 1;
-        return;
-    }
-    sb_reserve(s, (size_t)n);
-    if (s->oom)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(s->p + s->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    s->len += (size_t)n;
-}
-
-static void sb_num(struct sbuf *s, double v)
+static void put_num(struct bb_buf *s, double v)
 {
     if (!isfinite(v))
-        sb_puts(s, "null");
+        bb_buf_puts(s, "null");
     else if (v == 0)
-        sb_puts(s, "0"); /* also for -0: one spelling per value */
+        bb_buf_puts(s, "0"); /* also for -0: one spelling per value */
     else
-        sb_printf(s, "%.17g", v);
+        bb_buf_printf(s, "%.17g", v);
 }
 
-static void sb_vec(struct sbuf *s, const double *v, int n)
+static void put_vec(struct bb_buf *s, const double *v, int n)
 {
-    sb_puts(s, "[");
+    bb_buf_puts(s, "[");
     for (int i = 0; i < n; i++) {
         if (i)
-            sb_puts(s, ",");
-        sb_num(s, v[i]);
+            bb_buf_puts(s, ",");
+        put_num(s, v[i]);
     }
-    sb_puts(s, "]");
-}
-
-static char *sb_finish(struct sbuf *s, size_t *len)
-{
-    if (s->oom) {
-        free(s->p);
-        return NULL;
-    }
-    if (len)
-        *len = s->len;
-    return s->p;
+    bb_buf_puts(s, "]");
 }
 
 /* --- billboard ----------------------------------------------------------- */
 
 char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
 {
-    struct sbuf s = {0};
+    struct bb_buf s = BB_BUF_INIT;
     const int d = b->d;
-    sb_printf(&s, "{\"version\":%llu,\"episode\":%llu,\"H\":%d,\"d\":%d,\"A\":%d,\"beta\":",
-              (unsigned long long)b->version, (unsigned long long)b->episode, b->H, d, b->A);
-    sb_num(&s, b->beta);
-    sb_puts(&s, ",\"steps\":[");
+    bb_buf_printf(&s, "{\"version\":%llu,\"episode\":%llu,\"H\":%d,\"d\":%d,\"A\":%d,\"beta\":",
+                  (unsigned long long)b->version, (unsigned long long)b->episode, b->H, d, b->A);
+    put_num(&s, b->beta);
+    bb_buf_puts(&s, ",\"steps\":[");
     for (int h = 0; h < b->H; h++) {
-        sb_printf(&s, "%s{\"h\":%d,\"w\":", h ? "," : "", h + 1);
-        sb_vec(&s, b->w + (size_t)h * d, d);
-        sb_puts(&s, ",\"gram\":[");
+        bb_buf_printf(&s, "%s{\"h\":%d,\"w\":", h ? "," : "", h + 1);
+        put_vec(&s, b->w + (size_t)h * d, d);
+        bb_buf_puts(&s, ",\"gram\":[");
         for (int i = 0; i < d; i++) {
             if (i)
-                sb_puts(&s, ",");
-            sb_vec(&s, b->gram + ((size_t)h * d + i) * d, d);
+                bb_buf_puts(&s, ",");
+            put_vec(&s, b->gram + ((size_t)h * d + i) * d, d);
         }
-        sb_puts(&s, "]}");
+        bb_buf_puts(&s, "]}");
     }
     const struct bb_privacy_summary *p = &b->privacy;
-    sb_puts(&s, "],\"privacy\":{\"rho\":");
-    sb_num(&s, p->rho);
-    sb_puts(&s, ",\"epsilon\":");
-    sb_num(&s, p->epsilon);
-    sb_puts(&s, ",\"delta\":");
-    sb_num(&s, p->delta);
-    sb_puts(&s, ",\"rho_spent\":");
-    sb_num(&s, p->rho_spent);
-    sb_printf(&s, ",\"updates\":%ld,\"max_updates\":%ld,\"episodes\":%ld,\"max_episodes\":%ld}}",
-              p->updates, p->max_updates, p->episodes, p->max_episodes);
-    return sb_finish(&s, len);
+    bb_buf_puts(&s, "],\"privacy\":{\"rho\":");
+    put_num(&s, p->rho);
+    bb_buf_puts(&s, ",\"epsilon\":");
+    put_num(&s, p->epsilon);
+    bb_buf_puts(&s, ",\"delta\":");
+    put_num(&s, p->delta);
+    bb_buf_puts(&s, ",\"rho_spent\":");
+    put_num(&s, p->rho_spent);
+    bb_buf_printf(&s,
+                  ",\"updates\":%ld,\"max_updates\":%ld,\"episodes\":%ld,\"max_episodes\":%ld}}",
+                  p->updates, p->max_updates, p->episodes, p->max_episodes);
+    return bb_buf_detach(&s, len);
 }
 
 static int say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -292,22 +232,22 @@ struct bb_episode bb_episode_buf_view(const struct bb_episode_buf *e)
 
 char *bb_episode_to_json(const struct bb_episode_buf *e, size_t *len)
 {
-    struct sbuf s = {0};
-    sb_printf(&s, "{\"billboard_version\":%llu,\"steps\":[",
-              (unsigned long long)e->billboard_version);
+    struct bb_buf s = BB_BUF_INIT;
+    bb_buf_printf(&s, "{\"billboard_version\":%llu,\"steps\":[",
+                  (unsigned long long)e->billboard_version);
     for (int h = 0; h < e->H; h++) {
-        sb_puts(&s, h ? ",{\"features\":[" : "{\"features\":[");
+        bb_buf_puts(&s, h ? ",{\"features\":[" : "{\"features\":[");
         for (int a = 0; a < e->A; a++) {
             if (a)
-                sb_puts(&s, ",");
-            sb_vec(&s, e->features + ((size_t)h * e->A + a) * e->d, e->d);
+                bb_buf_puts(&s, ",");
+            put_vec(&s, e->features + ((size_t)h * e->A + a) * e->d, e->d);
         }
-        sb_printf(&s, "],\"action\":%d,\"reward\":", e->action[h]);
-        sb_num(&s, e->reward[h]);
-        sb_puts(&s, "}");
+        bb_buf_printf(&s, "],\"action\":%d,\"reward\":", e->action[h]);
+        put_num(&s, e->reward[h]);
+        bb_buf_puts(&s, "}");
     }
-    sb_puts(&s, "]}");
-    return sb_finish(&s, len);
+    bb_buf_puts(&s, "]}");
+    return bb_buf_detach(&s, len);
 }
 
 static int invalid(char *field, size_t fieldlen, char *why, size_t whylen, const char *msg,

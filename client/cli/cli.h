@@ -1,7 +1,14 @@
 /*
- * cli.h — the pieces every `billboard` command shares (program-internal):
- * the parsed global options, the option parser, exit codes, output helpers
- * (tables, JSON, progress bar) and input helpers (token and feature files).
+ * cli.h — the pieces every `billboard` command shares (program-internal),
+ * grouped by the file that implements them:
+ *
+ *   options.c  the command line: getopt_long over the global options and a
+ *              command's own, strict numbers, usage errors
+ *   setup.c    the client from options and environment; the billboard
+ *   fail.c     an error as one line on stderr and an exit code
+ *   input.c    files and feature matrices
+ *   print.c    tables, JSON, the progress bar
+ *   cmd_*.c    the commands; main.c finds the command word
  */
 #ifndef BB_CLI_H
 #define BB_CLI_H
@@ -39,6 +46,8 @@ struct cli {
     long timeout_ms, retries, retry_total_ms;
 };
 
+/* ---- options.c ---- */
+
 /* One command-specific option. Exactly one of val (takes a value) or flag
  * (boolean) is set. */
 struct cli_opt {
@@ -47,29 +56,17 @@ struct cli_opt {
     int *flag;
 };
 
-/* Parses args (borrowed): global options into cli, the command's options
- * into opts (NULL-name terminated; may be NULL), positional arguments into
- * pos (up to maxpos, count in *npos). Prints the reason and returns
+/* Parses args (borrowed) with getopt_long: global options into cli, the
+ * command's options into opts (NULL-name terminated, at most 16; may be
+ * NULL), positional arguments into pos (up to maxpos, count in *npos).
+ * Option names must be spelt out in full. Prints the reason and returns
  * EXIT_USAGE on a bad line, else EXIT_OKAY. */
 int cli_parse(struct cli *cli, int argc, char **argv, const struct cli_opt *opts, const char **pos,
               int maxpos, int *npos);
 
-/* Reads the tokens (env or files) into cli and makes a client; needs_state
- * opens the state file (default path created if needed). Returns an exit
- * code; *out is the client on EXIT_OKAY (caller frees). */
-int cli_client(struct cli *cli, int needs_state, struct bb_client **out);
-
-void cli_release(struct cli *cli);
-
-/* Fetches the current billboard into *b (borrowed from c). If the daemon
- * cannot be reached or answers 5xx but the state file holds the last
- * billboard fetched, warns on stderr and uses that one. Returns an exit
- * code. */
-int cli_billboard(struct bb_client *c, const struct bb_billboard **b);
-
-/* Prints "billboard: what: reason (HTTP status: title: detail)" to stderr and
- * returns the exit code for err after a call on c (c may be NULL). */
-int cli_fail(const struct bb_client *c, int err, const char *what);
+/* 1 if arg is a global option whose value is the next argument ("--server"
+ * but not "--server=URL"), so that main can find the command word. */
+int cli_takes_value(const char *arg);
 
 /* Prints a usage error and returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -78,13 +75,40 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_long(const char *s, long *out);
 int cli_double(const char *s, double *out);
 
+/* ---- setup.c ---- */
+
+/* Reads the tokens (env or files) into cli and makes a client; needs_state
+ * opens the state file (default path created if needed). Returns an exit
+ * code; *out is the client on EXIT_OKAY (caller frees). */
+int cli_client(struct cli *cli, int needs_state, struct bb_client **out);
+
+/* Wipes and frees what cli owns (tokens, default state path). */
+void cli_release(struct cli *cli);
+
+/* Fetches the current billboard into *b (borrowed from c). If the daemon
+ * cannot be reached or answers 5xx but the state file holds the last
+ * billboard fetched, warns on stderr and uses that one. Returns an exit
+ * code. */
+int cli_billboard(struct bb_client *c, const struct bb_billboard **b);
+
+/* ---- fail.c ---- */
+
+/* Prints "billboard: what: reason (HTTP status: title: detail)" to stderr and
+ * returns the exit code for err after a call on c (c may be NULL). */
+int cli_fail(const struct bb_client *c, int err, const char *what);
+
+/* ---- input.c ---- */
+
 /* Reads a feature file (JSON [[d numbers] x A]; "-" = stdin) into *out
  * (malloc'd A*d doubles, caller frees). Returns EXIT_OKAY or EXIT_LOCAL
  * with the reason printed. */
 int cli_read_features(const char *path, int A, int d, double **out);
 
-/* Reads a whole file ("-" = stdin) into a malloc'd NUL-terminated buffer. */
+/* Reads a whole file ("-" = stdin) into a malloc'd NUL-terminated buffer
+ * (caller frees); *len receives its length. NULL if it cannot be read. */
 char *cli_slurp(const char *path, size_t *len);
+
+/* ---- print.c ---- */
 
 /* Prints j: with --json as indented JSON, else as an aligned two-column
  * table, nested objects flattened as "a.b". */
@@ -96,6 +120,8 @@ void cli_print_rows(const struct cli *cli, json_t *rows);
 
 /* Progress bar on stderr, only if it is a terminal; user is ignored. */
 void cli_progress(void *user, size_t done, size_t total);
+
+/* ---- cmd_*.c ---- */
 
 /* Command entry points: args are what follows the command words. */
 int cmd_config(struct cli *cli, int argc, char **argv);

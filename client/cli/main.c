@@ -44,19 +44,6 @@ static const char usage[] =
     "  5  refused: the daemon answered 4xx (bad token, invalid episode, conflict,\n"
     "     K_max reached, not found)\n";
 
-/* Global options taking a value, so the command word can be found past them. */
-static int takes_value(const char *a)
-{
-    static const char *const v[] = {"--server",  "--state",   "--token-file", "--admin-token-file",
-                                    "--timeout", "--retries", "--retry-total"};
-    if (strchr(a, '='))
-        return 0;
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        if (strcmp(a, v[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Removes argv[i] from the vector. */
 static void drop(int *argc, char **argv, int i)
 {
@@ -70,7 +57,7 @@ static int find_word(int argc, char **argv, int from)
     for (int i = from; i < argc; i++) {
         if (argv[i][0] != '-')
             return i;
-        if (takes_value(argv[i]))
+        if (cli_takes_value(argv[i])) /* its value is not the command */
             i++;
     }
     return -1;

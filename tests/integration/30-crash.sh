@@ -18,22 +18,15 @@ CONF=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --rho 100000 "${mech
 cat >"$TMP/client.py" <<'PY'
 # Submits episodes with unique keys from CLIENTS threads until the daemon
 # goes away; prints "key k seed" for every 201, flushed at once.
-import http.client, json, random, sys, threading
+# The bodies come from episode_gen.py (on PYTHONPATH), so a seed replays.
+import http.client, json, sys, threading
+import episode_gen
 port, token, prefix, nthreads = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 H, A, D = 3, 2, 4
 out = open(sys.argv[5], "a", buffering=1)
 lock = threading.Lock()
 def body(seed):
-    r = random.Random(seed)
-    steps = []
-    for h in range(H):
-        feats = []
-        for a in range(A):
-            v = [r.gauss(0, 1) for _ in range(D)]
-            n = sum(x * x for x in v) ** 0.5
-            feats.append([x / n * 0.9 for x in v])
-        steps.append({"features": feats, "action": r.randrange(A), "reward": r.random()})
-    return json.dumps({"billboard_version": 0, "steps": steps})
+    return episode_gen.body(seed, H, A, D)
 def run(t):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     for i in range(100000):
@@ -106,7 +99,8 @@ start_daemon "${CONF[@]}"
 tok=$(enrol "crash clinic")
 : >"$TMP/acked"
 for cycle in $(seq 1 "$CYCLES"); do
-    python3 "$TMP/client.py" "$PORT" "$tok" "c$cycle" "$CLIENTS" "$TMP/acked" 2>>"$TMP/client.err" &
+    PYTHONPATH="$TESTS_DIR" python3 "$TMP/client.py" "$PORT" "$tok" "c$cycle" "$CLIENTS" \
+        "$TMP/acked" 2>>"$TMP/client.err" &
     cpid=$!
     # Kill at a random moment once this cycle's clients are posting: on a
     # loaded machine the interpreter can take longer to start than the delay.
@@ -140,19 +134,8 @@ PY
     n=$(sql 'SELECT count(*) FROM episodes')
     for line in $(shuf -n 3 "$TMP/acked" | tr ' ' ':'); do
         IFS=: read -r key k seed <<<"$line"
-        python3 - "$seed" >"$TMP/replay" <<'PY'
-import json, random, sys
-r = random.Random(int(sys.argv[1]))
-steps = []
-for h in range(3):
-    feats = []
-    for a in range(2):
-        v = [r.gauss(0, 1) for _ in range(4)]
-        n = sum(x * x for x in v) ** 0.5
-        feats.append([x / n * 0.9 for x in v])
-    steps.append({"features": feats, "action": r.randrange(2), "reward": r.random()})
-sys.stdout.write(json.dumps({"billboard_version": 0, "steps": steps}))
-PY
+        # The client's body for this seed, byte for byte (no newline).
+        printf '%s' "$(episode "$seed" 0 3 2 4)" >"$TMP/replay"
         post_episode "$tok" "$key" "$TMP/replay"
         expect_status 201
         [ "$(jget "$TMP/body" 'd["episode"]')" = "$k" ] || fail "replay of $key: $(cat "$TMP/body")"

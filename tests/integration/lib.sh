@@ -8,12 +8,14 @@
 #   kill_daemon            SIGKILL, wait
 #   req METHOD PATH [curl args]   sets $STATUS; body in $TMP/body, headers in $TMP/headers
 #   jget FILE EXPR         python3 expression over the JSON in FILE (as d)
-#   episode SEED [VERSION] [H A d]  prints an episode body with ||phi|| = 0.9
+#   episode SEED [VERSION [H A d]]  prints an episode body with ||phi|| = 0.9
+#                          (episode_gen.py, also used by 30-crash.sh and the bench)
 #   enrol NAME             prints a new clinic token
 #   wait_published         waits until no update is in flight
 #   expect_status N / expect_problem N   assertions on the last req
 set -euo pipefail
 O=${O:-build}
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # this folder
 BB="$O/billboardd"
 [ -x "$BB" ] || { echo "no $BB (run make first)" >&2; exit 1; }
 # The interpreter itself, not a version-manager shim that costs 100 ms a call.
@@ -121,23 +123,12 @@ assert isinstance(d["title"], str) and d["title"], d
 PY
 }
 
-episode() { # SEED [VERSION] [H A d]
-    python3 - "$@" "$H" "$A" "$D" <<'PY'
-import json, random, sys
-seed = int(sys.argv[1])
-version = int(sys.argv[2]) if len(sys.argv) > 5 else 0
-Hh, Aa, dd = (int(x) for x in sys.argv[-3:])
-r = random.Random(seed)
-steps = []
-for h in range(Hh):
-    feats = []
-    for a in range(Aa):
-        v = [r.gauss(0, 1) for _ in range(dd)]
-        n = sum(x * x for x in v) ** 0.5
-        feats.append([x / n * 0.9 for x in v])
-    steps.append({"features": feats, "action": r.randrange(Aa), "reward": r.random()})
-print(json.dumps({"billboard_version": version, "steps": steps}))
-PY
+episode() { # SEED [VERSION [H A d]]
+    if [ $# -ge 5 ]; then
+        python3 "$TESTS_DIR/episode_gen.py" "$1" "$2" "$3" "$4" "$5"
+    else
+        python3 "$TESTS_DIR/episode_gen.py" "$1" "${2:-0}" "$H" "$A" "$D"
+    fi
 }
 
 enrol() {

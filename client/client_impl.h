@@ -1,0 +1,87 @@
+/*
+ * client_impl.h — what the files of libbillboard's client share
+ * (library-internal; the API is include/billboard/client.h).
+ *
+ * struct bb_client is defined here so each concept of the API can live in
+ * its own file:
+ *
+ *   client.c            lifecycle, policy setters, the last answer
+ *   client_request.c    one API call: headers, retries, problem+json
+ *   client_billboard.c  the billboard: fetch, ETag, the state file's cache
+ *   client_recommend.c  recommendations, local and remote
+ *   client_submit.c     idempotency keys and POST /v1/episodes
+ *   client_episodes.c   the local episode store and the flush
+ *   client_info.c       public information: privacy, config, sizes
+ *   client_admin.c      clinic administration
+ */
+#ifndef BB_CLIENT_IMPL_H
+#define BB_CLIENT_IMPL_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "billboard/client.h"
+#include "statestore.h"
+#include "transport.h"
+
+/* Which credentials a call sends. */
+enum client_auth { AUTH_NONE, AUTH_CLINIC, AUTH_ADMIN };
+
+struct bb_client {
+    char *base;            /* owned, no trailing '/' */
+    char *token;           /* owned, wiped on free */
+    char *admin;           /* owned, wiped on free */
+    struct transport *tp;  /* owned */
+    struct statestore *st; /* owned; NULL without a state file */
+    struct bb_client_retry retry;
+    struct bb_billboard bb; /* owned: cached, factored when have_bb */
+    int have_bb;
+    int cache_tried; /* the state file's cached billboard was looked at */
+    char etag[TRANSPORT_ETAG_MAX];
+    int status, attempts;
+    char title[256];
+    char detail[1024];
+};
+
+/* Initialises libsodium once per process. BB_OK, or BB_ENOMEM if it could
+ * not be initialised. */
+int client_sodium_init(void);
+
+/* Wipes (sodium_memzero) and frees the string s (taken); NULL is a no-op. */
+void client_free_secret(char *s);
+
+/* Sets the last answer's title and detail (both borrowed, copied). */
+void client_say(struct bb_client *c, const char *title, const char *detail);
+
+/* Starts a local call: clears status, attempts, title and detail, since the
+ * last answer no longer describes it. */
+void client_forget_answer(struct bb_client *c);
+
+/* One API call: method on base + path, with the credentials of `auth`, the
+ * extra header lines (borrowed, NULL-terminated, may be NULL) and body
+ * (borrowed, len bytes, NULL for none). Retries transient failures within
+ * c's policy when `retryable`. BB_OK means a 2xx or 304 answer is in *r
+ * (caller releases it with transport_resp_release); on error *r is released
+ * and c's title and detail say why. */
+int client_request(struct bb_client *c, const char *method, const char *path, enum client_auth auth,
+                   const char *const *extra, const char *body, size_t len, int retryable,
+                   struct transport_resp *r) BB_WARN_UNUSED;
+
+/* Parses the body of r (borrowed) as a JSON object or array into *out
+ * (caller owns). BB_EPROTO, with the reason in c, if it is neither. */
+int client_body_json(struct bb_client *c, const struct transport_resp *r,
+                     json_t **out) BB_WARN_UNUSED;
+
+/* GET path (retried) and its body as JSON into *out (caller owns). */
+int client_get_json(struct bb_client *c, const char *path, enum client_auth auth,
+                    json_t **out) BB_WARN_UNUSED;
+
+/* 1 if key (borrowed) is a valid Idempotency-Key: 1 to BB_CLIENT_KEY_MAX
+ * printable ASCII characters. */
+int client_key_ok(const char *key);
+
+/* Checks episode e (borrowed) locally, before it costs a round trip; on
+ * failure returns its enum bb_err and says why in c. */
+int client_check_episode(struct bb_client *c, const struct bb_episode_buf *e) BB_WARN_UNUSED;
+
+#endif
