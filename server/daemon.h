@@ -45,4 +45,15 @@ struct bbd {
     size_t max_body;  /* request body cap, bytes */
 };
 
+struct bb_options;
+
+/* Opens everything d holds for serving what o (borrowed) asks, recovering
+ * the engine and the billboard from the database (daemon.c). d must be
+ * zeroed. On error a message is on stderr. Either way the caller calls
+ * bb_daemon_release(d) once the writer and the server are stopped. */
+int bb_daemon_open(struct bbd *d, const struct bb_options *o) BB_WARN_UNUSED;
+
+/* Frees every member of d (the writer's too); d may be partly open. */
+void bb_daemon_release(struct bbd *d);
+
 #endif

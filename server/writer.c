@@ -30,12 +30,12 @@
  *
  * Updates and crashes. bb_engine_update_begin() charges the update against
  * N_max. Before the worker draws any y noise the charge is committed
- * (meta.updates_charged), so a daemon killed between begin and the
+ * (bb_db_updates_charged_put()), so a daemon killed between begin and the
  * billboard's commit restarts with that update counted: the draw is
  * discarded unpublished (it released nothing), the next billboard skips its
  * version number, and no sequence of crashes can make the process draw y
  * noise more than N_max times. Recovery restores the latest billboard with
- * its version raised to the charged count (billboardd.c). A billboard is
+ * its version raised to the charged count (recovery.c). A billboard is
  * committed before it is swapped in to be served.
  */
 #include "writer.h"
@@ -179,13 +179,10 @@ static int write_unit(struct bb_writer *w, struct unit *u)
 {
     struct bbd *d = w->d;
     struct bb_job *j = u->job;
-    char v[32];
     int rc = BB_OK;
     switch (u->kind) {
-    case U_CHARGE: {
-        int n = snprintf(v, sizeof(v), "%ld", u->charged);
-        return bb_db_meta_put(d->db, "updates_charged", v, (size_t)n);
-    }
+    case U_CHARGE:
+        return bb_db_updates_charged_put(d->db, u->charged);
     case U_BILLBOARD:
         return bb_db_billboard_put(d->db, u->board->version, u->episode, u->board->etag,
                                    u->board->body, u->board->len, u->y_noisy,
