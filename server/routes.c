@@ -4,7 +4,7 @@
  * Handlers never change state themselves: writes go to the writer as jobs
  * (writer.h), reads come from the published board, the stats snapshot or
  * a pooled read-only connection. Every error is answered through
- * bb_http_problem(), after which nothing has changed.
+ * bb_reply_problem(), after which nothing has changed.
  */
 #include "routes.h"
 
@@ -127,8 +127,8 @@ static enum MHD_Result reply_json(struct bb_req *r, unsigned status, json_t *o)
     char *s = o ? json_dumps(o, JSON_FLAGS) : NULL;
     json_decref(o);
     if (!s)
-        return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
-    enum MHD_Result ret = bb_http_reply(r, status, "application/json", s, strlen(s));
+        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+    enum MHD_Result ret = bb_reply_send(r, status, "application/json", s, strlen(s));
     free(s);
     return ret;
 }
@@ -203,7 +203,7 @@ static enum MHD_Result not_modified(struct bb_req *r, const char *etag)
     if (!resp)
         return MHD_NO;
     MHD_add_response_header(resp, "ETag", etag);
-    enum MHD_Result ret = bb_http_reply_resp(r, 304, resp);
+    enum MHD_Result ret = bb_reply_resp(r, 304, resp);
     MHD_destroy_response(resp);
     return ret;
 }
@@ -247,7 +247,7 @@ static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r)
     const char *inm =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     enum MHD_Result ret =
-        etag_matches(inm, b->etag) ? not_modified(r, b->etag) : bb_http_reply_resp(r, 200, b->resp);
+        etag_matches(inm, b->etag) ? not_modified(r, b->etag) : bb_reply_resp(r, 200, b->resp);
     bb_board_put(b);
     return ret;
 }
@@ -256,14 +256,14 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
 {
     int64_t v = parse_id(r->param);
     if (v < 0)
-        return bb_http_problem(r, BB_ENOTFOUND, "billboard versions are integers", NULL);
+        return bb_reply_problem(r, BB_ENOTFOUND, "billboard versions are integers", NULL);
     struct bb_board *cur = bb_board_get(&d->board);
     const char *inm =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     enum MHD_Result ret;
     if ((uint64_t)v == cur->version) {
         ret = etag_matches(inm, cur->etag) ? not_modified(r, cur->etag)
-                                           : bb_http_reply_resp(r, 200, cur->resp);
+                                           : bb_reply_resp(r, 200, cur->resp);
         bb_board_put(cur);
         return ret;
     }
@@ -272,8 +272,8 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
     size_t len = 0;
     int rc = stored_billboard(d, v, &body, &len, &etag);
     if (rc != BB_OK) {
-        ret = bb_http_problem(r, rc, rc == BB_ENOTFOUND ? "no billboard of that version" : NULL,
-                              NULL);
+        ret = bb_reply_problem(r, rc, rc == BB_ENOTFOUND ? "no billboard of that version" : NULL,
+                               NULL);
         goto out;
     }
     if (etag_matches(inm, etag)) {
@@ -289,7 +289,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     MHD_add_response_header(resp, "ETag", etag);
     MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
-    ret = bb_http_reply_resp(r, 200, resp);
+    ret = bb_reply_resp(r, 200, resp);
     MHD_destroy_response(resp);
 out:
     free(body);
@@ -320,7 +320,7 @@ static void submit(struct bbd *d, struct bb_req *r, enum bb_job_kind kind)
 static enum MHD_Result job_answer(struct bb_req *r)
 {
     if (r->job.err != BB_OK)
-        return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
+        return bb_reply_problem(r, r->job.err, r->job.detail, r->job.field);
     struct MHD_Response *resp =
         MHD_create_response_from_buffer(r->job.resp_len, r->job.resp, MHD_RESPMEM_MUST_COPY);
     if (!resp)
@@ -328,7 +328,7 @@ static enum MHD_Result job_answer(struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     if (r->job.replayed)
         MHD_add_response_header(resp, "Idempotent-Replayed", "true");
-    enum MHD_Result ret = bb_http_reply_resp(r, r->job.status, resp);
+    enum MHD_Result ret = bb_reply_resp(r, r->job.status, resp);
     MHD_destroy_response(resp);
     return ret;
 }
@@ -352,14 +352,14 @@ static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r)
         return job_answer(r);
     const char *key = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Idempotency-Key");
     if (!key_ok(key))
-        return bb_http_problem(r, BBD_EHEADER,
-                               "Idempotency-Key must be 1 to 128 visible ASCII characters", NULL);
+        return bb_reply_problem(r, BBD_EHEADER,
+                                "Idempotency-Key must be 1 to 128 visible ASCII characters", NULL);
     char field[96] = "", why[160] = "";
     int rc = bb_episode_from_json(r->body ? r->body : "", r->len, d->p.H, d->p.A, d->p.d,
                                   &r->job.ep, field, sizeof(field), why, sizeof(why));
     if (rc != BB_OK)
-        return bb_http_problem(r, rc == BB_EINVAL || rc == BB_ERANGE ? rc : BB_EPROTO, why,
-                               rc == BB_EPROTO ? NULL : field);
+        return bb_reply_problem(r, rc == BB_EINVAL || rc == BB_ERANGE ? rc : BB_EPROTO, why,
+                                rc == BB_EPROTO ? NULL : field);
     snprintf(r->job.key, sizeof(r->job.key), "%s", key);
     crypto_generichash(r->job.body_hash, sizeof(r->job.body_hash),
                        (const unsigned char *)(r->body ? r->body : ""), r->len, NULL, 0);
@@ -454,7 +454,7 @@ static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
     ret = reply_json(r, 200, out);
     goto out;
 fail:
-    ret = bb_http_problem(r, err, why, ptr);
+    ret = bb_reply_problem(r, err, why, ptr);
 out:
     json_decref(o);
     free(x);
@@ -521,22 +521,22 @@ static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r)
     json_t *o = NULL;
     if (r->submitted) {
         if (r->job.err != BB_OK)
-            return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
+            return bb_reply_problem(r, r->job.err, r->job.detail, r->job.field);
         json_t *out =
             json_pack("{s:I, s:s, s:s, s:I}", "id", (json_int_t)r->job.id, "name", r->job.name,
                       "token", r->token, "created", (json_int_t)r->job.created);
         char *s = out ? json_dumps(out, JSON_FLAGS) : NULL;
         json_decref(out);
         if (!s)
-            return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
-        enum MHD_Result ret = bb_http_reply(r, 201, "application/json", s, strlen(s));
+            return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+        enum MHD_Result ret = bb_reply_send(r, 201, "application/json", s, strlen(s));
         sodium_memzero(s, strlen(s));
         free(s);
         return ret;
     }
     int err = parse_object(r, &o, why, sizeof(why));
     if (err != BB_OK)
-        return bb_http_problem(r, err, why, NULL);
+        return bb_reply_problem(r, err, why, NULL);
     json_t *jn = json_object_get(o, "name");
     const char *name = json_string_value(jn);
     size_t n = name ? strlen(name) : 0;
@@ -545,10 +545,10 @@ static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r)
         ok = (unsigned char)name[i] >= 0x20 && name[i] != 0x7f;
     if (!ok) {
         json_decref(o);
-        return bb_http_problem(r, BB_EINVAL,
-                               "name must be a string of 1 to 128 characters, no control "
-                               "characters",
-                               "/name");
+        return bb_reply_problem(r, BB_EINVAL,
+                                "name must be a string of 1 to 128 characters, no control "
+                                "characters",
+                                "/name");
     }
     snprintf(r->job.name, sizeof(r->job.name), "%s", name);
     json_decref(o);
@@ -573,13 +573,13 @@ static enum MHD_Result clinics_get(struct bbd *d, struct bb_req *r)
 {
     json_t *a = json_array();
     if (!a)
-        return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
+        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
     struct bb_db *db = bb_db_pool_get(d->pool);
     int rc = bb_db_clinics_each(db, clinic_row, a);
     bb_db_pool_put(d->pool, db);
     if (rc != BB_OK) {
         json_decref(a);
-        return bb_http_problem(r, rc, NULL, NULL);
+        return bb_reply_problem(r, rc, NULL, NULL);
     }
     return reply_json(r, 200, json_pack("{s:o}", "clinics", a));
 }
@@ -588,12 +588,12 @@ static enum MHD_Result clinics_delete(struct bbd *d, struct bb_req *r)
 {
     if (r->submitted) {
         if (r->job.err != BB_OK)
-            return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
-        return bb_http_reply(r, 204, NULL, "", 0);
+            return bb_reply_problem(r, r->job.err, r->job.detail, r->job.field);
+        return bb_reply_send(r, 204, NULL, "", 0);
     }
     int64_t id = parse_id(r->param);
     if (id <= 0)
-        return bb_http_problem(r, BB_ENOTFOUND, "no clinic with this id", NULL);
+        return bb_reply_problem(r, BB_ENOTFOUND, "no clinic with this id", NULL);
     r->job.clinic = id;
     submit(d, r, BB_JOB_CLINIC_REVOKE);
     return MHD_YES;
@@ -605,7 +605,7 @@ static enum MHD_Result livez_get(struct bbd *d, struct bb_req *r)
 {
     (void)d;
     static const char ok[] = "{\"status\":\"ok\"}";
-    return bb_http_reply(r, 200, "application/json", ok, sizeof(ok) - 1);
+    return bb_reply_send(r, 200, "application/json", ok, sizeof(ok) - 1);
 }
 
 static int ready(struct bbd *d)
@@ -621,9 +621,9 @@ static int ready(struct bbd *d)
 static enum MHD_Result readyz_get(struct bbd *d, struct bb_req *r)
 {
     if (!ready(d))
-        return bb_http_problem(r, BBD_EUNAVAIL, "the database is not answering", NULL);
+        return bb_reply_problem(r, BBD_EUNAVAIL, "the database is not answering", NULL);
     static const char ok[] = "{\"status\":\"ready\"}";
-    return bb_http_reply(r, 200, "application/json", ok, sizeof(ok) - 1);
+    return bb_reply_send(r, 200, "application/json", ok, sizeof(ok) - 1);
 }
 
 static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
@@ -646,8 +646,8 @@ static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
     size_t len = 0;
     char *text = bb_metrics_render(names, methods, bb_nroutes, &g, &len);
     if (!text)
-        return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
-    enum MHD_Result ret = bb_http_reply(r, 200, "text/plain; version=0.0.4", text, len);
+        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+    enum MHD_Result ret = bb_reply_send(r, 200, "text/plain; version=0.0.4", text, len);
     free(text);
     return ret;
 }
