@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <math.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,11 +130,6 @@ static enum MHD_Result reply_json(struct bb_req *r, unsigned status, json_t *o)
     enum MHD_Result ret = bb_reply_send(r, status, "application/json", s, strlen(s));
     free(s);
     return ret;
-}
-
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
 }
 
 /* Parses a non-negative decimal integer segment; -1 if it is not one. */
@@ -372,70 +366,18 @@ static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r)
 
 static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
 {
-    const int H = d->p.H, A = d->p.A, dim = d->p.d;
     char why[200] = "", ptr[64] = "";
-    json_t *o = NULL;
-    double *x = NULL, *q = NULL;
+    struct bb_recommend_req q = {0};
+    double *qv = NULL;
+    char *out = NULL;
+    size_t len = 0;
     struct bb_board *b = NULL;
     enum MHD_Result ret;
-    int err = parse_object(r, &o, why, sizeof(why));
+    int err = bb_recommend_req_from_json(r->body, r->len, d->p.H, d->p.A, d->p.d, &q, ptr,
+                                         sizeof(ptr), why, sizeof(why));
     if (err != BB_OK)
         goto fail;
-    err = BB_EINVAL;
-    json_t *jh = json_object_get(o, "h");
-    if (!json_is_integer(jh) || json_integer_value(jh) < 1 || json_integer_value(jh) > H) {
-        snprintf(ptr, sizeof(ptr), "/h");
-        snprintf(why, sizeof(why), "h must be an integer step in [1, %d]", H);
-        goto fail;
-    }
-    int64_t v = -1;
-    json_t *jv = json_object_get(o, "billboard_version");
-    if (jv && !json_is_null(jv)) {
-        if (!json_is_integer(jv) || json_integer_value(jv) < 0) {
-            snprintf(ptr, sizeof(ptr), "/billboard_version");
-            snprintf(why, sizeof(why), "billboard_version must be a non-negative integer");
-            goto fail;
-        }
-        v = json_integer_value(jv);
-    }
-    json_t *jf = json_object_get(o, "features");
-    if (!json_is_array(jf) || json_array_size(jf) != (size_t)A) {
-        snprintf(ptr, sizeof(ptr), "/features");
-        snprintf(why, sizeof(why), "features must be an array of %d rows", A);
-        goto fail;
-    }
-    err = BB_ENOMEM;
-    x = malloc(sizeof(double) * (size_t)A * dim);
-    q = malloc(sizeof(double) * (size_t)A);
-    if (!x || !q)
-        goto fail;
-    err = BB_EINVAL;
-    for (int a = 0; a < A; a++) {
-        json_t *row = json_array_get(jf, (size_t)a);
-        if (!json_is_array(row) || json_array_size(row) != (size_t)dim) {
-            snprintf(ptr, sizeof(ptr), "/features/%d", a);
-            snprintf(why, sizeof(why), "each feature row must have %d numbers", dim);
-            goto fail;
-        }
-        double n2 = 0;
-        for (int j = 0; j < dim; j++) {
-            json_t *e = json_array_get(row, (size_t)j);
-            double val = json_number_value(e);
-            if (!json_is_number(e) || !isfinite(val)) {
-                snprintf(ptr, sizeof(ptr), "/features/%d/%d", a, j);
-                snprintf(why, sizeof(why), "feature values must be finite numbers");
-                goto fail;
-            }
-            x[(size_t)a * dim + j] = val;
-            n2 += val * val;
-        }
-        if (n2 > 1.0) {
-            snprintf(ptr, sizeof(ptr), "/features/%d", a);
-            snprintf(why, sizeof(why), "feature row has L2 norm above 1");
-            goto fail;
-        }
-    }
-    if ((err = board_for(d, v, &b)) != BB_OK) {
+    if ((err = board_for(d, q.version, &b)) != BB_OK) {
         if (err == BB_ENOTFOUND) {
             err = BB_EINVAL;
             snprintf(ptr, sizeof(ptr), "/billboard_version");
@@ -443,22 +385,23 @@ static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
         }
         goto fail;
     }
-    int action = 0;
-    if ((err = bb_billboard_act(&b->bb, (int)json_integer_value(jh), x, q, &action)) != BB_OK)
+    err = BB_ENOMEM;
+    if (!(qv = malloc(sizeof(double) * (size_t)q.A)))
         goto fail;
-    json_t *qa = json_array();
-    for (int a = 0; qa && a < A; a++)
-        json_array_append_new(qa, json_real(q[a]));
-    json_t *out = json_pack("{s:i, s:o, s:I}", "action", action, "q", qa, "billboard_version",
-                            (json_int_t)b->version);
-    ret = reply_json(r, 200, out);
+    int action = 0;
+    if ((err = bb_billboard_act(&b->bb, q.h, q.features, qv, &action)) != BB_OK)
+        goto fail;
+    err = BB_ENOMEM;
+    if (!(out = bb_recommend_resp_to_json(action, qv, q.A, b->version, &len)))
+        goto fail;
+    ret = bb_reply_send(r, 200, "application/json", out, len);
     goto out;
 fail:
     ret = bb_reply_problem(r, err, why, ptr);
 out:
-    json_decref(o);
-    free(x);
-    free(q);
+    bb_recommend_req_release(&q);
+    free(qv);
+    free(out);
     bb_board_put(b);
     return ret;
 }
@@ -479,33 +422,28 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
     const struct bb_params *p = &d->p;
     double sg = bb_params_rho_gram_spent(p, s.episodes);
     double sy = bb_params_rho_y_spent(p, s.updates);
-    json_t *o = json_object();
-    json_t *g = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_gram), "spent", num(sg), "remaining",
-                          num(p->rho_gram - sg));
-    json_t *y = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_y), "spent", num(sy), "remaining",
-                          num(p->rho_y - sy));
-    if (o && g && y) {
-        json_object_set_new(o, "private", json_boolean(p->is_private));
-        json_object_set_new(o, "rho", num(p->rho));
-        json_object_set_new(o, "epsilon", num(p->epsilon));
-        json_object_set_new(o, "delta", json_real(p->delta));
-        json_object_set_new(o, "rho_spent", num(sg + sy));
-        json_object_set_new(o, "rho_remaining", num(p->rho - sg - sy));
-        json_object_set_new(o, "gram", g);
-        json_object_set_new(o, "y", y);
-        json_object_set_new(o, "updates", json_integer(s.updates));
-        json_object_set_new(o, "max_updates", json_integer(p->max_updates));
-        json_object_set_new(o, "episodes", json_integer(s.episodes));
-        json_object_set_new(o, "max_episodes", json_integer(p->K_max));
-        json_object_set_new(o, "billboard_version", json_integer(s.version));
-        g = y = NULL;
-    } else {
-        json_decref(o);
-        o = NULL;
-    }
-    json_decref(g);
-    json_decref(y);
-    return reply_json(r, 200, o);
+    struct bb_privacy_budget pb = {
+        .is_private = p->is_private,
+        .rho = p->rho,
+        .epsilon = p->epsilon,
+        .delta = p->delta,
+        .rho_spent = sg + sy,
+        .rho_remaining = p->rho - sg - sy,
+        .gram = {p->rho_gram, sg, p->rho_gram - sg},
+        .y = {p->rho_y, sy, p->rho_y - sy},
+        .updates = s.updates,
+        .max_updates = p->max_updates,
+        .episodes = s.episodes,
+        .max_episodes = p->K_max,
+        .billboard_version = s.version,
+    };
+    size_t len = 0;
+    char *out = bb_privacy_budget_to_json(&pb, &len);
+    if (!out)
+        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+    enum MHD_Result ret = bb_reply_send(r, 200, "application/json", out, len);
+    free(out);
+    return ret;
 }
 
 static enum MHD_Result config_get(struct bbd *d, struct bb_req *r)

@@ -436,12 +436,9 @@ static int engine_episode(struct bb_writer *w, struct bb_job *j, struct unit *u)
     u->k = bb_engine_episodes(d->engine);
     if ((rc = copy_records(u, d->engine)) != BB_OK)
         return rc;
-    char body[96];
-    int n =
-        snprintf(body, sizeof(body), "{\"episode\":%ld,\"billboard_version\":%ld}", u->k, version);
-    if (!(j->resp = strdup(body)))
+    struct bb_receipt receipt = {(uint64_t)u->k, (uint64_t)version};
+    if (!(j->resp = bb_receipt_to_json(&receipt, &j->resp_len)))
         return BB_ENOMEM;
-    j->resp_len = (size_t)n;
     j->status = 201;
     j->err = BB_OK;
     u->write = 1;
