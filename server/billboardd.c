@@ -86,7 +86,8 @@ int main(int argc, char **argv)
 
     if (bb_daemon_open(&d, &o) != BB_OK)
         goto out;
-    if (bb_writer_start(&d, &d.writer) != BB_OK)
+    struct bb_writer_ctx wx = {d.engine, d.db, d.pool, d.auth, &d.board, &d.stats, &d.fatal};
+    if (bb_writer_start(&wx, &d.writer) != BB_OK)
         goto out;
     char why[256] = "";
     unsigned port = 0;
@@ -100,10 +101,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "billboardd: cannot write %s\n", o.port_file);
         goto stop;
     }
-    pthread_mutex_lock(&d.stats_mu);
+    struct bb_counts now = bb_stats_get(&d.stats);
     fprintf(stderr, "billboardd: serving %s on %s port %u (episodes %ld, billboard v%ld)\n", o.db,
-            o.listen, port, d.stats.episodes, d.stats.version);
-    pthread_mutex_unlock(&d.stats_mu);
+            o.listen, port, now.episodes, now.version);
     status = 0;
     for (;;) {
         struct timespec ts = {0, 200 * 1000 * 1000};

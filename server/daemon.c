@@ -73,7 +73,7 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     unsigned char *key = NULL;
     size_t len = 0;
     int fresh = 0;
-    pthread_mutex_init(&d->stats_mu, NULL);
+    bb_stats_init(&d->stats);
     bb_board_slot_init(&d->board);
     atomic_init(&d->fatal, 0);
     int rc = bb_db_open(o->db, 0, &d->db, why, sizeof(why));
@@ -127,5 +127,5 @@ void bb_daemon_release(struct bbd *d)
     bb_rng_release(&d->rng);
     bb_db_close(d->db);
     bb_board_slot_release(&d->board);
-    pthread_mutex_destroy(&d->stats_mu);
+    bb_stats_release(&d->stats);
 }

@@ -102,9 +102,9 @@ int bb_recovery_run(struct bbd *d)
     }
     if ((rc = bb_board_new(body, len, NULL, &board)) != BB_OK)
         goto out;
-    d->stats.episodes = bb_engine_episodes(d->engine);
-    d->stats.updates = bb_engine_updates(d->engine);
-    d->stats.version = (long)board->version;
+    struct bb_counts now = {bb_engine_episodes(d->engine), bb_engine_updates(d->engine),
+                            (long)board->version};
+    bb_stats_set(&d->stats, &now);
     bb_board_swap(&d->board, board);
 out:
     bb_billboard_release(&b);

@@ -408,17 +408,9 @@ out:
 
 /* ---- privacy, config ---- */
 
-static void stats_get(struct bbd *d, struct bbd_stats *s)
-{
-    pthread_mutex_lock(&d->stats_mu);
-    *s = d->stats;
-    pthread_mutex_unlock(&d->stats_mu);
-}
-
 static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
 {
-    struct bbd_stats s;
-    stats_get(d, &s);
+    struct bb_counts s = bb_stats_get(&d->stats);
     const struct bb_params *p = &d->p;
     double sg = bb_params_rho_gram_spent(p, s.episodes);
     double sy = bb_params_rho_y_spent(p, s.updates);
@@ -567,8 +559,7 @@ static enum MHD_Result readyz_get(struct bbd *d, struct bb_req *r)
 static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
 {
     const char *names[BB_METRICS_ROUTES], *methods[BB_METRICS_ROUTES];
-    struct bbd_stats s;
-    stats_get(d, &s);
+    struct bb_counts s = bb_stats_get(&d->stats);
     bb_routes_labels(names, methods);
     struct bb_metrics_gauges g = {
         .episodes = s.episodes,
