@@ -378,3 +378,310 @@ out:
     json_decref(root);
     return rc;
 }
+
+/* --- jansson's own encoding ------------------------------------------------
+ * The receipt, the recommendation and the privacy budget are small and
+ * were always written by jansson (compact, 17 significant digits); they
+ * keep its bytes. */
+
+#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
+
+/* Dumps o (taken) to a string the caller frees; NULL on ENOMEM. */
+static char *dump(json_t *o, size_t *len)
+{
+    char *s = o ? json_dumps(o, JSON_FLAGS) : NULL;
+    json_decref(o);
+    if (s && len)
+        *len = strlen(s);
+    return s;
+}
+
+/* A number, or null where it is not finite. */
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* Parses buf as one JSON object; BB_EPROTO with why otherwise. */
+static int load_object(const char *buf, size_t len, json_t **out, char *why, size_t whylen)
+{
+    json_error_t e;
+    json_t *o = json_loadb(buf ? buf : "", len, JSON_REJECT_DUPLICATES, &e);
+    *out = NULL;
+    if (!o) {
+        say(why, whylen, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
+        return BB_EPROTO;
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        say(why, whylen, "the body must be a JSON object");
+        return BB_EPROTO;
+    }
+    *out = o;
+    return BB_OK;
+}
+
+/* --- receipt ------------------------------------------------------------- */
+
+char *bb_receipt_to_json(const struct bb_receipt *r, size_t *len)
+{
+    struct sbuf s = {0};
+    sb_printf(&s, "{\"episode\":%llu,\"billboard_version\":%llu}",
+              (unsigned long long)r->episode, (unsigned long long)r->billboard_version);
+    return sb_finish(&s, len);
+}
+
+int bb_receipt_from_json(const char *buf, size_t len, struct bb_receipt *out, char *why,
+                         size_t whylen)
+{
+    json_t *o = NULL;
+    long long k, v;
+    int rc = load_object(buf, len, &o, why, whylen);
+    if (rc != BB_OK)
+        return rc;
+    rc = BB_EPROTO;
+    if (!get_int(o, "episode", 0, INT64_MAX, &k)) {
+        say(why, whylen, "the receipt lacks the episode number");
+        goto out;
+    }
+    out->episode = (uint64_t)k;
+    out->billboard_version = UINT64_MAX;
+    if (json_object_get(o, "billboard_version")) {
+        if (!get_int(o, "billboard_version", 0, INT64_MAX, &v)) {
+            say(why, whylen, "the receipt's billboard_version is not a version");
+            goto out;
+        }
+        out->billboard_version = (uint64_t)v;
+    }
+    rc = BB_OK;
+out:
+    json_decref(o);
+    return rc;
+}
+
+/* --- recommendation ------------------------------------------------------ */
+
+char *bb_recommend_req_to_json(int h, const double *features, int A, int d, int64_t version,
+                               size_t *len)
+{
+    json_t *o = json_object(), *rows = json_array();
+    int ok = o && rows && json_object_set_new(o, "h", json_integer(h)) == 0;
+    for (int a = 0; ok && a < A; a++) {
+        json_t *row = json_array();
+        for (int j = 0; row && j < d; j++)
+            if (json_array_append_new(row, json_real(features[(size_t)a * d + j])) != 0) {
+                json_decref(row);
+                row = NULL;
+            }
+        ok = row && json_array_append_new(rows, row) == 0;
+    }
+    ok = ok && json_object_set_new(o, "features", rows) == 0;
+    rows = NULL;
+    if (ok && version >= 0)
+        ok = json_object_set_new(o, "billboard_version", json_integer((json_int_t)version)) == 0;
+    json_decref(rows);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return dump(o, len);
+}
+
+static int bad_field(char *field, size_t fieldlen, char *why, size_t whylen, const char *msg,
+                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int bad_field(char *field, size_t fieldlen, char *why, size_t whylen, const char *msg,
+                     const char *fmt, ...)
+{
+    if (field && fieldlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(field, fieldlen, fmt, ap);
+        va_end(ap);
+    }
+    say(why, whylen, "%s", msg);
+    return BB_EINVAL;
+}
+
+int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
+                               struct bb_recommend_req *out, char *field, size_t fieldlen,
+                               char *why, size_t whylen)
+{
+    char msg[96];
+    json_t *o = NULL;
+    if (field && fieldlen)
+        field[0] = '\0';
+    int rc = load_object(buf, len, &o, why, whylen);
+    if (rc != BB_OK)
+        return rc;
+    rc = BB_EINVAL;
+    json_t *jh = json_object_get(o, "h");
+    if (!json_is_integer(jh) || json_integer_value(jh) < 1 || json_integer_value(jh) > H) {
+        snprintf(msg, sizeof(msg), "h must be an integer step in [1, %d]", H);
+        bad_field(field, fieldlen, why, whylen, msg, "%s", "/h");
+        goto out;
+    }
+    out->h = (int)json_integer_value(jh);
+    out->version = -1;
+    json_t *jv = json_object_get(o, "billboard_version");
+    if (jv && !json_is_null(jv)) {
+        if (!json_is_integer(jv) || json_integer_value(jv) < 0) {
+            bad_field(field, fieldlen, why, whylen,
+                      "billboard_version must be a non-negative integer", "%s",
+                      "/billboard_version");
+            goto out;
+        }
+        out->version = json_integer_value(jv);
+    }
+    json_t *jf = json_object_get(o, "features");
+    if (!json_is_array(jf) || json_array_size(jf) != (size_t)A) {
+        snprintf(msg, sizeof(msg), "features must be an array of %d rows", A);
+        bad_field(field, fieldlen, why, whylen, msg, "%s", "/features");
+        goto out;
+    }
+    rc = BB_ENOMEM;
+    if (!(out->features = malloc(sizeof(double) * (size_t)A * d)))
+        goto out;
+    out->A = A;
+    out->d = d;
+    rc = BB_EINVAL;
+    for (int a = 0; a < A; a++) {
+        json_t *row = json_array_get(jf, (size_t)a);
+        double *x = out->features + (size_t)a * d;
+        if (!json_is_array(row) || json_array_size(row) != (size_t)d) {
+            snprintf(msg, sizeof(msg), "each feature row must have %d numbers", d);
+            bad_field(field, fieldlen, why, whylen, msg, "/features/%d", a);
+            goto out;
+        }
+        for (int j = 0; j < d; j++)
+            if (!get_num(json_array_get(row, (size_t)j), &x[j], 0)) {
+                bad_field(field, fieldlen, why, whylen, "feature values must be finite numbers",
+                          "/features/%d/%d", a, j);
+                goto out;
+            }
+        if (bb_feature_row_check(x, d, msg, sizeof(msg)) != BB_OK) {
+            bad_field(field, fieldlen, why, whylen, msg, "/features/%d", a);
+            goto out;
+        }
+    }
+    rc = BB_OK;
+out:
+    json_decref(o);
+    return rc;
+}
+
+void bb_recommend_req_release(struct bb_recommend_req *r)
+{
+    free(r->features);
+    memset(r, 0, sizeof(*r));
+}
+
+char *bb_recommend_resp_to_json(int action, const double *q, int A, uint64_t version,
+                                size_t *len)
+{
+    json_t *qa = json_array();
+    for (int a = 0; qa && a < A; a++)
+        json_array_append_new(qa, json_real(q[a]));
+    return dump(json_pack("{s:i, s:o, s:I}", "action", action, "q", qa, "billboard_version",
+                          (json_int_t)version),
+                len);
+}
+
+int bb_recommend_resp_from_json(const char *buf, size_t len, int A, int *action, double *q,
+                                uint64_t *version, char *why, size_t whylen)
+{
+    json_t *o = NULL;
+    long long act, v;
+    int rc = load_object(buf, len, &o, why, whylen);
+    if (rc != BB_OK)
+        return rc;
+    rc = BB_EPROTO;
+    if (!get_int(o, "action", 0, A - 1, &act) || !get_vec(json_object_get(o, "q"), q, A)) {
+        say(why, whylen, "the answer lacks an action in [0, %d) or q[%d]", A, A);
+        goto out;
+    }
+    *action = (int)act;
+    if (version)
+        *version = get_int(o, "billboard_version", 0, INT64_MAX, &v) ? (uint64_t)v : UINT64_MAX;
+    rc = BB_OK;
+out:
+    json_decref(o);
+    return rc;
+}
+
+/* --- the privacy budget -------------------------------------------------- */
+
+static json_t *share_json(const struct bb_privacy_share *s)
+{
+    return json_pack("{s:o, s:o, s:o}", "rho", num_or_null(s->rho), "spent",
+                     num_or_null(s->spent), "remaining", num_or_null(s->remaining));
+}
+
+char *bb_privacy_budget_to_json(const struct bb_privacy_budget *p, size_t *len)
+{
+    json_t *o = json_object(), *g = share_json(&p->gram), *y = share_json(&p->y);
+    if (o && g && y) {
+        json_object_set_new(o, "private", json_boolean(p->is_private));
+        json_object_set_new(o, "rho", num_or_null(p->rho));
+        json_object_set_new(o, "epsilon", num_or_null(p->epsilon));
+        json_object_set_new(o, "delta", json_real(p->delta));
+        json_object_set_new(o, "rho_spent", num_or_null(p->rho_spent));
+        json_object_set_new(o, "rho_remaining", num_or_null(p->rho_remaining));
+        json_object_set_new(o, "gram", g);
+        json_object_set_new(o, "y", y);
+        json_object_set_new(o, "updates", json_integer(p->updates));
+        json_object_set_new(o, "max_updates", json_integer(p->max_updates));
+        json_object_set_new(o, "episodes", json_integer(p->episodes));
+        json_object_set_new(o, "max_episodes", json_integer(p->max_episodes));
+        json_object_set_new(o, "billboard_version", json_integer(p->billboard_version));
+        g = y = NULL;
+    } else {
+        json_decref(o);
+        o = NULL;
+    }
+    json_decref(g);
+    json_decref(y);
+    return dump(o, len);
+}
+
+static int get_share(json_t *o, const char *key, struct bb_privacy_share *s)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_object(v) && get_num(json_object_get(v, "rho"), &s->rho, 1) &&
+           get_num(json_object_get(v, "spent"), &s->spent, 1) &&
+           get_num(json_object_get(v, "remaining"), &s->remaining, 1);
+}
+
+int bb_privacy_budget_from_json(const char *buf, size_t len, struct bb_privacy_budget *out,
+                                char *why, size_t whylen)
+{
+    json_t *o = NULL;
+    long long u, mu, e, me, v;
+    int rc = load_object(buf, len, &o, why, whylen);
+    if (rc != BB_OK)
+        return rc;
+    json_t *jp = json_object_get(o, "private");
+    if (!json_is_boolean(jp) || !get_num(json_object_get(o, "rho"), &out->rho, 1) ||
+        !get_num(json_object_get(o, "epsilon"), &out->epsilon, 1) ||
+        !get_num(json_object_get(o, "delta"), &out->delta, 0) ||
+        !get_num(json_object_get(o, "rho_spent"), &out->rho_spent, 1) ||
+        !get_num(json_object_get(o, "rho_remaining"), &out->rho_remaining, 1) ||
+        !get_share(o, "gram", &out->gram) || !get_share(o, "y", &out->y) ||
+        !get_int(o, "updates", 0, INT64_MAX, &u) ||
+        !get_int(o, "max_updates", 0, INT64_MAX, &mu) ||
+        !get_int(o, "episodes", 0, INT64_MAX, &e) ||
+        !get_int(o, "max_episodes", 0, INT64_MAX, &me) ||
+        !get_int(o, "billboard_version", 0, INT64_MAX, &v)) {
+        say(why, whylen, "privacy budget malformed");
+        rc = BB_EPROTO;
+        goto out;
+    }
+    out->is_private = json_is_true(jp);
+    out->updates = (long)u;
+    out->max_updates = (long)mu;
+    out->episodes = (long)e;
+    out->max_episodes = (long)me;
+    out->billboard_version = (long)v;
+out:
+    json_decref(o);
+    return rc;
+}

@@ -20,22 +20,33 @@ static int reject(char *field, size_t fieldlen, char *why, size_t whylen, int h,
     return BB_EINVAL;
 }
 
+int bb_feature_row_check(const double *phi, int d, char *why, size_t whylen)
+{
+    const char *msg = NULL;
+    double n2 = 0.0;
+    for (int j = 0; j < d && !msg; j++) {
+        if (!isfinite(phi[j]))
+            msg = "feature values must be finite numbers";
+        n2 += phi[j] * phi[j];
+    }
+    if (!msg && n2 > 1.0)
+        msg = "feature row has L2 norm above 1";
+    if (!msg)
+        return BB_OK;
+    if (why && whylen)
+        snprintf(why, whylen, "%s", msg);
+    return BB_EINVAL;
+}
+
 int bb_episode_check(const struct bb_episode *e, int H, int A, int d, char *field,
                      size_t fieldlen, char *why, size_t whylen)
 {
     for (int h = 0; h < H; h++) {
         for (int a = 0; a < A; a++) {
-            const double *phi = e->features + ((size_t)h * A + a) * d;
-            double n2 = 0.0;
-            for (int j = 0; j < d; j++) {
-                if (!isfinite(phi[j]))
-                    return reject(field, fieldlen, why, whylen, h, "features", a,
-                                  "feature values must be finite numbers");
-                n2 += phi[j] * phi[j];
-            }
-            if (n2 > 1.0)
-                return reject(field, fieldlen, why, whylen, h, "features", a,
-                              "feature row has L2 norm above 1");
+            char msg[64];
+            if (bb_feature_row_check(e->features + ((size_t)h * A + a) * d, d, msg,
+                                     sizeof(msg)) != BB_OK)
+                return reject(field, fieldlen, why, whylen, h, "features", a, msg);
         }
         int act = e->action[h];
         if (act < 0 || act >= A)

@@ -2,10 +2,11 @@
  * daemon.h — the state billboardd's modules share.
  *
  * One struct bbd lives in main() for the process's lifetime. Ownership:
- * main creates and frees every member. Thread rules once the writer runs
- * (writer.c): the engine and the rng belong to its engine thread, the
- * read-write db to its commit thread; the HTTP threads read the board slot,
- * the stats (under stats_mu), auth, the read pool and the immutable params.
+ * bb_daemon_open() creates and bb_daemon_release() frees every member.
+ * Thread rules once the writer runs (writer.h): the engine and the rng
+ * belong to its engine thread, the read-write db to its commit thread; the
+ * HTTP threads read the board slot, the stats, auth, the read pool and the
+ * immutable params. The writer sees only its narrow struct bb_writer_ctx.
  */
 #ifndef BB_DAEMON_H
 #define BB_DAEMON_H
@@ -20,13 +21,7 @@
 #include "engine/engine.h"
 #include "engine/params.h"
 #include "engine/rng.h"
-
-/* What GET /v1/privacy and /metrics report; the writer refreshes it. */
-struct bbd_stats {
-    long episodes; /* stored, all time */
-    long updates;  /* charged, all time (see writer.c) */
-    long version;  /* of the billboard served */
-};
+#include "stats.h"
 
 struct bb_writer;
 
@@ -39,10 +34,20 @@ struct bbd {
     struct bb_auth *auth;
     struct bb_board_slot board;
     struct bb_writer *writer;
-    pthread_mutex_t stats_mu;
-    struct bbd_stats stats;
-    atomic_int fatal; /* storage failed: stop and let recovery run */
-    size_t max_body;  /* request body cap, bytes */
+    struct bb_stats stats; /* what /v1/privacy and /metrics report */
+    atomic_int fatal;      /* storage failed: stop and let recovery run */
+    size_t max_body;       /* request body cap, bytes */
 };
+
+struct bb_options;
+
+/* Opens everything d holds for serving what o (borrowed) asks, recovering
+ * the engine and the billboard from the database (daemon.c). d must be
+ * zeroed. On error a message is on stderr. Either way the caller calls
+ * bb_daemon_release(d) once the writer and the server are stopped. */
+int bb_daemon_open(struct bbd *d, const struct bb_options *o) BB_WARN_UNUSED;
+
+/* Frees every member of d (the writer's too); d may be partly open. */
+void bb_daemon_release(struct bbd *d);
 
 #endif

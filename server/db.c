@@ -292,6 +292,51 @@ int bb_db_meta_put(struct bb_db *db, const char *key, const void *val, size_t le
     return run(s);
 }
 
+/* ---- the meta rows the daemon uses, each by its own accessor ---- */
+
+#define META_CONFIG          "config"
+#define META_TOKEN_KEY       "token_key"
+#define META_UPDATES_CHARGED "updates_charged"
+
+int bb_db_config_get(struct bb_db *db, char **config)
+{
+    size_t len = 0;
+    return bb_db_meta_get(db, META_CONFIG, (void **)config, &len);
+}
+
+int bb_db_config_put(struct bb_db *db, const char *config)
+{
+    return bb_db_meta_put(db, META_CONFIG, config, strlen(config));
+}
+
+int bb_db_token_key_get(struct bb_db *db, unsigned char **key, size_t *len)
+{
+    return bb_db_meta_get(db, META_TOKEN_KEY, (void **)key, len);
+}
+
+int bb_db_token_key_put(struct bb_db *db, const unsigned char *key, size_t len)
+{
+    return bb_db_meta_put(db, META_TOKEN_KEY, key, len);
+}
+
+int bb_db_updates_charged_get(struct bb_db *db, long *n)
+{
+    char *v = NULL;
+    size_t len = 0;
+    int rc = bb_db_meta_get(db, META_UPDATES_CHARGED, (void **)&v, &len);
+    if (rc == BB_OK)
+        *n = strtol(v, NULL, 10);
+    free(v);
+    return rc;
+}
+
+int bb_db_updates_charged_put(struct bb_db *db, long n)
+{
+    char v[32];
+    int len = snprintf(v, sizeof(v), "%ld", n);
+    return bb_db_meta_put(db, META_UPDATES_CHARGED, v, (size_t)len);
+}
+
 int bb_db_clinic_insert(struct bb_db *db, const char *name, const unsigned char *hash,
                         int64_t created, int64_t *id)
 {

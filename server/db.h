@@ -49,9 +49,26 @@ void bb_db_rollback(struct bb_db *db);
 /* Is the database answering? BB_OK or BB_EIO. */
 int bb_db_ping(struct bb_db *db) BB_WARN_UNUSED;
 
-/* meta: *val is malloc'd (caller frees) and NUL-terminated beyond *len. */
+/* meta, any key (the daemon uses the typed accessors below): *val is
+ * malloc'd (caller frees) and NUL-terminated beyond *len. */
 int bb_db_meta_get(struct bb_db *db, const char *key, void **val, size_t *len) BB_WARN_UNUSED;
 int bb_db_meta_put(struct bb_db *db, const char *key, const void *val, size_t len) BB_WARN_UNUSED;
+
+/* The meta rows the daemon keeps, each through its own accessor so that the
+ * key and the value's form are written down once. get: BB_ENOTFOUND if the
+ * row was never put.
+ *   config           the stored configuration (bb_config_dump()); *config
+ *                    is malloc'd and NUL-terminated, caller frees
+ *   token_key        the token-hash key; *key malloc'd (caller wipes and
+ *                    frees), *len its length
+ *   updates_charged  updates charged against N_max, the billboard's commit
+ *                    not yet known (writer.h); decimal text on disk */
+int bb_db_config_get(struct bb_db *db, char **config) BB_WARN_UNUSED;
+int bb_db_config_put(struct bb_db *db, const char *config) BB_WARN_UNUSED;
+int bb_db_token_key_get(struct bb_db *db, unsigned char **key, size_t *len) BB_WARN_UNUSED;
+int bb_db_token_key_put(struct bb_db *db, const unsigned char *key, size_t len) BB_WARN_UNUSED;
+int bb_db_updates_charged_get(struct bb_db *db, long *n) BB_WARN_UNUSED;
+int bb_db_updates_charged_put(struct bb_db *db, long n) BB_WARN_UNUSED;
 
 /* Clinics. */
 int bb_db_clinic_insert(struct bb_db *db, const char *name, const unsigned char *hash,

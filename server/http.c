@@ -18,56 +18,13 @@
 #include "auth.h"
 #include "metrics.h"
 #include "problem.h"
+#include "reply.h"
 #include "routes.h"
 
 struct bb_http {
     struct MHD_Daemon *mhd;
     struct bbd *d;
 };
-
-enum MHD_Result bb_http_reply_resp(struct bb_req *r, unsigned status, struct MHD_Response *resp)
-{
-    r->answered = 1;
-    r->status = status;
-    return MHD_queue_response(r->conn, status, resp);
-}
-
-enum MHD_Result bb_http_reply(struct bb_req *r, unsigned status, const char *ctype,
-                              const char *body, size_t len)
-{
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
-    if (!resp)
-        return MHD_NO;
-    if (ctype)
-        MHD_add_response_header(resp, "Content-Type", ctype);
-    enum MHD_Result ret = bb_http_reply_resp(r, status, resp);
-    MHD_destroy_response(resp);
-    return ret;
-}
-
-enum MHD_Result bb_http_problem(struct bb_req *r, int err, const char *detail, const char *pointer)
-{
-    size_t len = 0;
-    char *body = bb_problem_json(err, detail && *detail ? detail : NULL,
-                                 pointer && *pointer ? pointer : NULL, &len);
-    if (!body)
-        return MHD_NO;
-    struct MHD_Response *resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
-    if (!resp) {
-        free(body);
-        return MHD_NO;
-    }
-    MHD_add_response_header(resp, "Content-Type", "application/problem+json");
-    unsigned status = bb_problem_status(err);
-    if (status == 401)
-        MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
-    if (status == 405 && r->allow[0])
-        MHD_add_response_header(resp, "Allow", r->allow);
-    enum MHD_Result ret = bb_http_reply_resp(r, status, resp);
-    MHD_destroy_response(resp);
-    return ret;
-}
 
 static int is_json(const char *ctype)
 {
@@ -129,13 +86,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             if (err == BBD_EMETHOD)
                 bb_route_allow(url, r->allow, sizeof(r->allow));
             r->route_idx = BB_METRICS_ROUTES - 1;
-            return bb_http_problem(r, err, NULL, NULL);
+            return bb_reply_problem(r, err, NULL, NULL);
         }
         r->route = &bb_routes[r->route_idx];
         const char *detail = NULL;
         int err = precheck(d, r, &detail);
         if (err != BB_OK)
-            return bb_http_problem(r, err, detail, NULL);
+            return bb_reply_problem(r, err, detail, NULL);
         return MHD_YES;
     }
     if (r->answered) {
@@ -164,7 +121,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                 cap = d->max_body + 1;
             char *b = realloc(r->body, cap);
             if (!b)
-                return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
+                return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
             r->body = b;
             r->cap = cap;
         }
@@ -174,10 +131,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (r->too_big)
-        return bb_http_problem(r, BBD_ETOOBIG,
-                               r->route->has_body ? "the body is over the size limit"
-                                                  : "this route takes no body",
-                               NULL);
+        return bb_reply_problem(r, BBD_ETOOBIG,
+                                r->route->has_body ? "the body is over the size limit"
+                                                   : "this route takes no body",
+                                NULL);
     return r->route->handle(d, r);
 }
 

@@ -4,13 +4,12 @@
  * Handlers never change state themselves: writes go to the writer as jobs
  * (writer.h), reads come from the published board, the stats snapshot or
  * a pooled read-only connection. Every error is answered through
- * bb_http_problem(), after which nothing has changed.
+ * bb_reply_problem(), after which nothing has changed.
  */
 #include "routes.h"
 
 #include <errno.h>
 #include <jansson.h>
-#include <math.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,15 +126,10 @@ static enum MHD_Result reply_json(struct bb_req *r, unsigned status, json_t *o)
     char *s = o ? json_dumps(o, JSON_FLAGS) : NULL;
     json_decref(o);
     if (!s)
-        return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
-    enum MHD_Result ret = bb_http_reply(r, status, "application/json", s, strlen(s));
+        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+    enum MHD_Result ret = bb_reply_send(r, status, "application/json", s, strlen(s));
     free(s);
     return ret;
-}
-
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
 }
 
 /* Parses a non-negative decimal integer segment; -1 if it is not one. */
@@ -203,7 +197,7 @@ static enum MHD_Result not_modified(struct bb_req *r, const char *etag)
     if (!resp)
         return MHD_NO;
     MHD_add_response_header(resp, "ETag", etag);
-    enum MHD_Result ret = bb_http_reply_resp(r, 304, resp);
+    enum MHD_Result ret = bb_reply_resp(r, 304, resp);
     MHD_destroy_response(resp);
     return ret;
 }
@@ -247,7 +241,7 @@ static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r)
     const char *inm =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     enum MHD_Result ret =
-        etag_matches(inm, b->etag) ? not_modified(r, b->etag) : bb_http_reply_resp(r, 200, b->resp);
+        etag_matches(inm, b->etag) ? not_modified(r, b->etag) : bb_reply_resp(r, 200, b->resp);
     bb_board_put(b);
     return ret;
 }
@@ -256,14 +250,14 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
 {
     int64_t v = parse_id(r->param);
     if (v < 0)
-        return bb_http_problem(r, BB_ENOTFOUND, "billboard versions are integers", NULL);
+        return bb_reply_problem(r, BB_ENOTFOUND, "billboard versions are integers", NULL);
     struct bb_board *cur = bb_board_get(&d->board);
     const char *inm =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     enum MHD_Result ret;
     if ((uint64_t)v == cur->version) {
         ret = etag_matches(inm, cur->etag) ? not_modified(r, cur->etag)
-                                           : bb_http_reply_resp(r, 200, cur->resp);
+                                           : bb_reply_resp(r, 200, cur->resp);
         bb_board_put(cur);
         return ret;
     }
@@ -272,8 +266,8 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
     size_t len = 0;
     int rc = stored_billboard(d, v, &body, &len, &etag);
     if (rc != BB_OK) {
-        ret = bb_http_problem(r, rc, rc == BB_ENOTFOUND ? "no billboard of that version" : NULL,
-                              NULL);
+        ret = bb_reply_problem(r, rc, rc == BB_ENOTFOUND ? "no billboard of that version" : NULL,
+                               NULL);
         goto out;
     }
     if (etag_matches(inm, etag)) {
@@ -289,7 +283,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     MHD_add_response_header(resp, "ETag", etag);
     MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
-    ret = bb_http_reply_resp(r, 200, resp);
+    ret = bb_reply_resp(r, 200, resp);
     MHD_destroy_response(resp);
 out:
     free(body);
@@ -320,7 +314,7 @@ static void submit(struct bbd *d, struct bb_req *r, enum bb_job_kind kind)
 static enum MHD_Result job_answer(struct bb_req *r)
 {
     if (r->job.err != BB_OK)
-        return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
+        return bb_reply_problem(r, r->job.err, r->job.detail, r->job.field);
     struct MHD_Response *resp =
         MHD_create_response_from_buffer(r->job.resp_len, r->job.resp, MHD_RESPMEM_MUST_COPY);
     if (!resp)
@@ -328,7 +322,7 @@ static enum MHD_Result job_answer(struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     if (r->job.replayed)
         MHD_add_response_header(resp, "Idempotent-Replayed", "true");
-    enum MHD_Result ret = bb_http_reply_resp(r, r->job.status, resp);
+    enum MHD_Result ret = bb_reply_resp(r, r->job.status, resp);
     MHD_destroy_response(resp);
     return ret;
 }
@@ -352,14 +346,14 @@ static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r)
         return job_answer(r);
     const char *key = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "Idempotency-Key");
     if (!key_ok(key))
-        return bb_http_problem(r, BBD_EHEADER,
-                               "Idempotency-Key must be 1 to 128 visible ASCII characters", NULL);
+        return bb_reply_problem(r, BBD_EHEADER,
+                                "Idempotency-Key must be 1 to 128 visible ASCII characters", NULL);
     char field[96] = "", why[160] = "";
     int rc = bb_episode_from_json(r->body ? r->body : "", r->len, d->p.H, d->p.A, d->p.d,
                                   &r->job.ep, field, sizeof(field), why, sizeof(why));
     if (rc != BB_OK)
-        return bb_http_problem(r, rc == BB_EINVAL || rc == BB_ERANGE ? rc : BB_EPROTO, why,
-                               rc == BB_EPROTO ? NULL : field);
+        return bb_reply_problem(r, rc == BB_EINVAL || rc == BB_ERANGE ? rc : BB_EPROTO, why,
+                                rc == BB_EPROTO ? NULL : field);
     snprintf(r->job.key, sizeof(r->job.key), "%s", key);
     crypto_generichash(r->job.body_hash, sizeof(r->job.body_hash),
                        (const unsigned char *)(r->body ? r->body : ""), r->len, NULL, 0);
@@ -372,70 +366,18 @@ static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r)
 
 static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
 {
-    const int H = d->p.H, A = d->p.A, dim = d->p.d;
     char why[200] = "", ptr[64] = "";
-    json_t *o = NULL;
-    double *x = NULL, *q = NULL;
+    struct bb_recommend_req q = {0};
+    double *qv = NULL;
+    char *out = NULL;
+    size_t len = 0;
     struct bb_board *b = NULL;
     enum MHD_Result ret;
-    int err = parse_object(r, &o, why, sizeof(why));
+    int err = bb_recommend_req_from_json(r->body, r->len, d->p.H, d->p.A, d->p.d, &q, ptr,
+                                         sizeof(ptr), why, sizeof(why));
     if (err != BB_OK)
         goto fail;
-    err = BB_EINVAL;
-    json_t *jh = json_object_get(o, "h");
-    if (!json_is_integer(jh) || json_integer_value(jh) < 1 || json_integer_value(jh) > H) {
-        snprintf(ptr, sizeof(ptr), "/h");
-        snprintf(why, sizeof(why), "h must be an integer step in [1, %d]", H);
-        goto fail;
-    }
-    int64_t v = -1;
-    json_t *jv = json_object_get(o, "billboard_version");
-    if (jv && !json_is_null(jv)) {
-        if (!json_is_integer(jv) || json_integer_value(jv) < 0) {
-            snprintf(ptr, sizeof(ptr), "/billboard_version");
-            snprintf(why, sizeof(why), "billboard_version must be a non-negative integer");
-            goto fail;
-        }
-        v = json_integer_value(jv);
-    }
-    json_t *jf = json_object_get(o, "features");
-    if (!json_is_array(jf) || json_array_size(jf) != (size_t)A) {
-        snprintf(ptr, sizeof(ptr), "/features");
-        snprintf(why, sizeof(why), "features must be an array of %d rows", A);
-        goto fail;
-    }
-    err = BB_ENOMEM;
-    x = malloc(sizeof(double) * (size_t)A * dim);
-    q = malloc(sizeof(double) * (size_t)A);
-    if (!x || !q)
-        goto fail;
-    err = BB_EINVAL;
-    for (int a = 0; a < A; a++) {
-        json_t *row = json_array_get(jf, (size_t)a);
-        if (!json_is_array(row) || json_array_size(row) != (size_t)dim) {
-            snprintf(ptr, sizeof(ptr), "/features/%d", a);
-            snprintf(why, sizeof(why), "each feature row must have %d numbers", dim);
-            goto fail;
-        }
-        double n2 = 0;
-        for (int j = 0; j < dim; j++) {
-            json_t *e = json_array_get(row, (size_t)j);
-            double val = json_number_value(e);
-            if (!json_is_number(e) || !isfinite(val)) {
-                snprintf(ptr, sizeof(ptr), "/features/%d/%d", a, j);
-                snprintf(why, sizeof(why), "feature values must be finite numbers");
-                goto fail;
-            }
-            x[(size_t)a * dim + j] = val;
-            n2 += val * val;
-        }
-        if (n2 > 1.0) {
-            snprintf(ptr, sizeof(ptr), "/features/%d", a);
-            snprintf(why, sizeof(why), "feature row has L2 norm above 1");
-            goto fail;
-        }
-    }
-    if ((err = board_for(d, v, &b)) != BB_OK) {
+    if ((err = board_for(d, q.version, &b)) != BB_OK) {
         if (err == BB_ENOTFOUND) {
             err = BB_EINVAL;
             snprintf(ptr, sizeof(ptr), "/billboard_version");
@@ -443,69 +385,57 @@ static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
         }
         goto fail;
     }
-    int action = 0;
-    if ((err = bb_billboard_act(&b->bb, (int)json_integer_value(jh), x, q, &action)) != BB_OK)
+    err = BB_ENOMEM;
+    if (!(qv = malloc(sizeof(double) * (size_t)q.A)))
         goto fail;
-    json_t *qa = json_array();
-    for (int a = 0; qa && a < A; a++)
-        json_array_append_new(qa, json_real(q[a]));
-    json_t *out = json_pack("{s:i, s:o, s:I}", "action", action, "q", qa, "billboard_version",
-                            (json_int_t)b->version);
-    ret = reply_json(r, 200, out);
+    int action = 0;
+    if ((err = bb_billboard_act(&b->bb, q.h, q.features, qv, &action)) != BB_OK)
+        goto fail;
+    err = BB_ENOMEM;
+    if (!(out = bb_recommend_resp_to_json(action, qv, q.A, b->version, &len)))
+        goto fail;
+    ret = bb_reply_send(r, 200, "application/json", out, len);
     goto out;
 fail:
-    ret = bb_http_problem(r, err, why, ptr);
+    ret = bb_reply_problem(r, err, why, ptr);
 out:
-    json_decref(o);
-    free(x);
-    free(q);
+    bb_recommend_req_release(&q);
+    free(qv);
+    free(out);
     bb_board_put(b);
     return ret;
 }
 
 /* ---- privacy, config ---- */
 
-static void stats_get(struct bbd *d, struct bbd_stats *s)
-{
-    pthread_mutex_lock(&d->stats_mu);
-    *s = d->stats;
-    pthread_mutex_unlock(&d->stats_mu);
-}
-
 static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
 {
-    struct bbd_stats s;
-    stats_get(d, &s);
+    struct bb_counts s = bb_stats_get(&d->stats);
     const struct bb_params *p = &d->p;
     double sg = bb_params_rho_gram_spent(p, s.episodes);
     double sy = bb_params_rho_y_spent(p, s.updates);
-    json_t *o = json_object();
-    json_t *g = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_gram), "spent", num(sg), "remaining",
-                          num(p->rho_gram - sg));
-    json_t *y = json_pack("{s:o, s:o, s:o}", "rho", num(p->rho_y), "spent", num(sy), "remaining",
-                          num(p->rho_y - sy));
-    if (o && g && y) {
-        json_object_set_new(o, "private", json_boolean(p->is_private));
-        json_object_set_new(o, "rho", num(p->rho));
-        json_object_set_new(o, "epsilon", num(p->epsilon));
-        json_object_set_new(o, "delta", json_real(p->delta));
-        json_object_set_new(o, "rho_spent", num(sg + sy));
-        json_object_set_new(o, "rho_remaining", num(p->rho - sg - sy));
-        json_object_set_new(o, "gram", g);
-        json_object_set_new(o, "y", y);
-        json_object_set_new(o, "updates", json_integer(s.updates));
-        json_object_set_new(o, "max_updates", json_integer(p->max_updates));
-        json_object_set_new(o, "episodes", json_integer(s.episodes));
-        json_object_set_new(o, "max_episodes", json_integer(p->K_max));
-        json_object_set_new(o, "billboard_version", json_integer(s.version));
-        g = y = NULL;
-    } else {
-        json_decref(o);
-        o = NULL;
-    }
-    json_decref(g);
-    json_decref(y);
-    return reply_json(r, 200, o);
+    struct bb_privacy_budget pb = {
+        .is_private = p->is_private,
+        .rho = p->rho,
+        .epsilon = p->epsilon,
+        .delta = p->delta,
+        .rho_spent = sg + sy,
+        .rho_remaining = p->rho - sg - sy,
+        .gram = {p->rho_gram, sg, p->rho_gram - sg},
+        .y = {p->rho_y, sy, p->rho_y - sy},
+        .updates = s.updates,
+        .max_updates = p->max_updates,
+        .episodes = s.episodes,
+        .max_episodes = p->K_max,
+        .billboard_version = s.version,
+    };
+    size_t len = 0;
+    char *out = bb_privacy_budget_to_json(&pb, &len);
+    if (!out)
+        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+    enum MHD_Result ret = bb_reply_send(r, 200, "application/json", out, len);
+    free(out);
+    return ret;
 }
 
 static enum MHD_Result config_get(struct bbd *d, struct bb_req *r)
@@ -521,22 +451,22 @@ static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r)
     json_t *o = NULL;
     if (r->submitted) {
         if (r->job.err != BB_OK)
-            return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
+            return bb_reply_problem(r, r->job.err, r->job.detail, r->job.field);
         json_t *out =
             json_pack("{s:I, s:s, s:s, s:I}", "id", (json_int_t)r->job.id, "name", r->job.name,
                       "token", r->token, "created", (json_int_t)r->job.created);
         char *s = out ? json_dumps(out, JSON_FLAGS) : NULL;
         json_decref(out);
         if (!s)
-            return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
-        enum MHD_Result ret = bb_http_reply(r, 201, "application/json", s, strlen(s));
+            return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+        enum MHD_Result ret = bb_reply_send(r, 201, "application/json", s, strlen(s));
         sodium_memzero(s, strlen(s));
         free(s);
         return ret;
     }
     int err = parse_object(r, &o, why, sizeof(why));
     if (err != BB_OK)
-        return bb_http_problem(r, err, why, NULL);
+        return bb_reply_problem(r, err, why, NULL);
     json_t *jn = json_object_get(o, "name");
     const char *name = json_string_value(jn);
     size_t n = name ? strlen(name) : 0;
@@ -545,10 +475,10 @@ static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r)
         ok = (unsigned char)name[i] >= 0x20 && name[i] != 0x7f;
     if (!ok) {
         json_decref(o);
-        return bb_http_problem(r, BB_EINVAL,
-                               "name must be a string of 1 to 128 characters, no control "
-                               "characters",
-                               "/name");
+        return bb_reply_problem(r, BB_EINVAL,
+                                "name must be a string of 1 to 128 characters, no control "
+                                "characters",
+                                "/name");
     }
     snprintf(r->job.name, sizeof(r->job.name), "%s", name);
     json_decref(o);
@@ -573,13 +503,13 @@ static enum MHD_Result clinics_get(struct bbd *d, struct bb_req *r)
 {
     json_t *a = json_array();
     if (!a)
-        return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
+        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
     struct bb_db *db = bb_db_pool_get(d->pool);
     int rc = bb_db_clinics_each(db, clinic_row, a);
     bb_db_pool_put(d->pool, db);
     if (rc != BB_OK) {
         json_decref(a);
-        return bb_http_problem(r, rc, NULL, NULL);
+        return bb_reply_problem(r, rc, NULL, NULL);
     }
     return reply_json(r, 200, json_pack("{s:o}", "clinics", a));
 }
@@ -588,12 +518,12 @@ static enum MHD_Result clinics_delete(struct bbd *d, struct bb_req *r)
 {
     if (r->submitted) {
         if (r->job.err != BB_OK)
-            return bb_http_problem(r, r->job.err, r->job.detail, r->job.field);
-        return bb_http_reply(r, 204, NULL, "", 0);
+            return bb_reply_problem(r, r->job.err, r->job.detail, r->job.field);
+        return bb_reply_send(r, 204, NULL, "", 0);
     }
     int64_t id = parse_id(r->param);
     if (id <= 0)
-        return bb_http_problem(r, BB_ENOTFOUND, "no clinic with this id", NULL);
+        return bb_reply_problem(r, BB_ENOTFOUND, "no clinic with this id", NULL);
     r->job.clinic = id;
     submit(d, r, BB_JOB_CLINIC_REVOKE);
     return MHD_YES;
@@ -605,7 +535,7 @@ static enum MHD_Result livez_get(struct bbd *d, struct bb_req *r)
 {
     (void)d;
     static const char ok[] = "{\"status\":\"ok\"}";
-    return bb_http_reply(r, 200, "application/json", ok, sizeof(ok) - 1);
+    return bb_reply_send(r, 200, "application/json", ok, sizeof(ok) - 1);
 }
 
 static int ready(struct bbd *d)
@@ -621,16 +551,15 @@ static int ready(struct bbd *d)
 static enum MHD_Result readyz_get(struct bbd *d, struct bb_req *r)
 {
     if (!ready(d))
-        return bb_http_problem(r, BBD_EUNAVAIL, "the database is not answering", NULL);
+        return bb_reply_problem(r, BBD_EUNAVAIL, "the database is not answering", NULL);
     static const char ok[] = "{\"status\":\"ready\"}";
-    return bb_http_reply(r, 200, "application/json", ok, sizeof(ok) - 1);
+    return bb_reply_send(r, 200, "application/json", ok, sizeof(ok) - 1);
 }
 
 static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
 {
     const char *names[BB_METRICS_ROUTES], *methods[BB_METRICS_ROUTES];
-    struct bbd_stats s;
-    stats_get(d, &s);
+    struct bb_counts s = bb_stats_get(&d->stats);
     bb_routes_labels(names, methods);
     struct bb_metrics_gauges g = {
         .episodes = s.episodes,
@@ -646,8 +575,8 @@ static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
     size_t len = 0;
     char *text = bb_metrics_render(names, methods, bb_nroutes, &g, &len);
     if (!text)
-        return bb_http_problem(r, BB_ENOMEM, NULL, NULL);
-    enum MHD_Result ret = bb_http_reply(r, 200, "text/plain; version=0.0.4", text, len);
+        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+    enum MHD_Result ret = bb_reply_send(r, 200, "text/plain; version=0.0.4", text, len);
     free(text);
     return ret;
 }

@@ -11,7 +11,8 @@
 
 #include <stdio.h>
 
-#include "http.h"
+#include "daemon.h"
+#include "reply.h"
 
 enum bb_who { BB_ANYONE, BB_CLINIC, BB_ADMIN };
 

@@ -13,6 +13,22 @@
  * Episode (POST /v1/episodes):
  *   {"billboard_version": v,
  *    "steps": [{"features": [[d numbers] x A], "action": i, "reward": r} x H]}
+ * and the receipt of an accepted one (201):
+ *   {"episode": k, "billboard_version": v}
+ *
+ * Recommendation (POST /v1/recommend):
+ *   request   {"h": h, "features": [[d numbers] x A], "billboard_version": v}
+ *             (billboard_version optional; absent or null: the current one)
+ *   response  {"action": a, "q": [A numbers], "billboard_version": v}
+ *
+ * Privacy budget (GET /v1/privacy):
+ *   {"private", "rho", "epsilon", "delta", "rho_spent", "rho_remaining",
+ *    "gram": {"rho", "spent", "remaining"}, "y": {"rho", "spent", "remaining"},
+ *    "updates", "max_updates", "episodes", "max_episodes", "billboard_version"}
+ *   with infinite values (non-private runs) as null.
+ *
+ * Every decoder rejects duplicate keys, NaN, Infinity and numbers that
+ * overflow a double as BB_EPROTO.
  */
 #ifndef BILLBOARD_CODEC_H
 #define BILLBOARD_CODEC_H
@@ -65,5 +81,84 @@ char *bb_episode_to_json(const struct bb_episode_buf *e, size_t *len);
 int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
                          struct bb_episode_buf *out, char *field, size_t fieldlen, char *why,
                          size_t whylen) BB_WARN_UNUSED;
+
+/* --- the receipt of an accepted episode ------------------------------- */
+
+struct bb_receipt {
+    uint64_t episode;           /* k, the episode's place in commit order */
+    uint64_t billboard_version; /* the version the daemon served when it took it */
+};
+
+/* JSON of r, caller frees; NULL on ENOMEM. */
+char *bb_receipt_to_json(const struct bb_receipt *r, size_t *len);
+
+/* Parses a receipt. BB_EPROTO (reason in why, may be NULL) unless episode
+ * is a non-negative integer; a missing billboard_version reads as
+ * UINT64_MAX. */
+int bb_receipt_from_json(const char *buf, size_t len, struct bb_receipt *out, char *why,
+                         size_t whylen) BB_WARN_UNUSED;
+
+/* --- recommendation --------------------------------------------------- */
+
+/* A recommendation request; features owned (A*d, row a at a*d). */
+struct bb_recommend_req {
+    int h;           /* step, 1..H */
+    int64_t version; /* billboard version asked for; -1: the current one */
+    int A, d;
+    double *features;
+};
+
+/* JSON of a request for step h with features (A*d, borrowed); version < 0
+ * leaves billboard_version out. Caller frees; NULL on ENOMEM. */
+char *bb_recommend_req_to_json(int h, const double *features, int A, int d, int64_t version,
+                               size_t *len);
+
+/* Parses a request for sizes H, A, d into out (zeroed by the caller,
+ * released by it in every case).
+ *   BB_EPROTO: not JSON or not an object -> HTTP 400; why says what.
+ *   BB_EINVAL: a field of the wrong type or range, or a feature row that
+ *              fails bb_feature_row_check() -> HTTP 422; field receives the
+ *              JSON pointer ("/h", "/features/2", "/features/2/0", ...).
+ *   BB_ENOMEM. */
+int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
+                               struct bb_recommend_req *out, char *field, size_t fieldlen,
+                               char *why, size_t whylen) BB_WARN_UNUSED;
+void bb_recommend_req_release(struct bb_recommend_req *r);
+
+/* JSON of an answer: the action, the A Q-values (borrowed) and the version
+ * of the billboard used. Caller frees; NULL on ENOMEM. */
+char *bb_recommend_resp_to_json(int action, const double *q, int A, uint64_t version,
+                                size_t *len);
+
+/* Parses an answer for A actions: *action, q (A entries, borrowed) and
+ * *version (UINT64_MAX if absent; version may be NULL). BB_EPROTO (reason
+ * in why) unless action is an integer in [0, A) and q holds A numbers. */
+int bb_recommend_resp_from_json(const char *buf, size_t len, int A, int *action, double *q,
+                                uint64_t *version, char *why, size_t whylen) BB_WARN_UNUSED;
+
+/* --- the privacy budget ----------------------------------------------- */
+
+/* One share of the budget (the Gram matrices' or y's). */
+struct bb_privacy_share {
+    double rho, spent, remaining;
+};
+
+/* What GET /v1/privacy reports; infinite values are INFINITY. */
+struct bb_privacy_budget {
+    int is_private;
+    double rho, epsilon, delta, rho_spent, rho_remaining;
+    struct bb_privacy_share gram, y;
+    long updates, max_updates;   /* charged so far, N_max */
+    long episodes, max_episodes; /* stored so far, K_max */
+    long billboard_version;      /* of the billboard served */
+};
+
+/* JSON of p; caller frees; NULL on ENOMEM. */
+char *bb_privacy_budget_to_json(const struct bb_privacy_budget *p, size_t *len);
+
+/* Parses a budget (null reads as INFINITY). BB_EPROTO (reason in why, may
+ * be NULL) if a field is missing or of the wrong type. */
+int bb_privacy_budget_from_json(const char *buf, size_t len, struct bb_privacy_budget *out,
+                                char *why, size_t whylen) BB_WARN_UNUSED;
 
 #endif

@@ -20,6 +20,11 @@ struct bb_episode {
     const double *reward;
 };
 
+/* Checks one feature row phi (d numbers, borrowed): every number finite and
+ * ||phi||_2 <= 1. Returns BB_OK, or BB_EINVAL with a reason in why (may be
+ * NULL). The one check of a feature row: episodes and recommendations. */
+int bb_feature_row_check(const double *phi, int d, char *why, size_t whylen) BB_WARN_UNUSED;
+
 /* Checks e against the sizes H, A, d. On failure returns BB_EINVAL and
  * writes the JSON pointer of the offending field (e.g. "/steps/2/features/1",
  * steps 0-based as in the JSON array) to field and a reason to why; both may

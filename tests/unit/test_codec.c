@@ -154,12 +154,155 @@ static void test_episode_errors(void **state)
     }
 }
 
+static void test_receipt(void **state)
+{
+    (void)state;
+    struct bb_receipt r = {12, 3}, back = {0};
+    size_t len = 0;
+    char *s = bb_receipt_to_json(&r, &len);
+    assert_non_null(s);
+    assert_string_equal(s, "{\"episode\":12,\"billboard_version\":3}");
+    assert_int_equal(len, strlen(s));
+    assert_int_equal(bb_receipt_from_json(s, len, &back, NULL, 0), BB_OK);
+    assert_true(back.episode == 12 && back.billboard_version == 3);
+    free(s);
+    const char *old = "{\"episode\":7}";
+    assert_int_equal(bb_receipt_from_json(old, strlen(old), &back, NULL, 0), BB_OK);
+    assert_true(back.episode == 7 && back.billboard_version == UINT64_MAX);
+    const char *bad[] = {"{\"billboard_version\":1}", "{\"episode\":-1}", "[1]", "{", NULL};
+    for (int i = 0; bad[i]; i++)
+        assert_int_equal(bb_receipt_from_json(bad[i], strlen(bad[i]), &back, NULL, 0), BB_EPROTO);
+}
+
+static void test_recommend_request(void **state)
+{
+    (void)state;
+    const double f[] = {0.6, 0.0, 0.0, -0.5};
+    size_t len = 0;
+    char *s = bb_recommend_req_to_json(2, f, 2, 2, 4, &len);
+    assert_non_null(s);
+    struct bb_recommend_req q = {0};
+    char field[64], why[200];
+    assert_int_equal(
+        bb_recommend_req_from_json(s, len, 3, 2, 2, &q, field, sizeof(field), why, sizeof(why)),
+        BB_OK);
+    assert_int_equal(q.h, 2);
+    assert_int_equal(q.version, 4);
+    assert_memory_equal(q.features, f, sizeof(f));
+    bb_recommend_req_release(&q);
+    free(s);
+    s = bb_recommend_req_to_json(1, f, 2, 2, -1, &len);
+    assert_null(strstr(s, "billboard_version"));
+    assert_int_equal(bb_recommend_req_from_json(s, len, 3, 2, 2, &q, NULL, 0, NULL, 0), BB_OK);
+    assert_int_equal(q.version, -1);
+    bb_recommend_req_release(&q);
+    free(s);
+
+    /* Each error names its field, as the daemon answers it. */
+    static const struct {
+        const char *body;
+        int rc;
+        const char *field, *why;
+    } cases[] = {
+        {"nope", BB_EPROTO, "", "invalid JSON"},
+        {"[]", BB_EPROTO, "", "the body must be a JSON object"},
+        {"{\"h\":4,\"features\":[[0,0],[0,0]]}", BB_EINVAL, "/h",
+         "h must be an integer step in [1, 3]"},
+        {"{\"h\":1,\"billboard_version\":-1,\"features\":[[0,0],[0,0]]}", BB_EINVAL,
+         "/billboard_version", "billboard_version must be a non-negative integer"},
+        {"{\"h\":1,\"billboard_version\":null,\"features\":[[0,0]]}", BB_EINVAL, "/features",
+         "features must be an array of 2 rows"},
+        {"{\"h\":1,\"features\":[[0,0],[0]]}", BB_EINVAL, "/features/1",
+         "each feature row must have 2 numbers"},
+        {"{\"h\":1,\"features\":[[0,0],[0,\"x\"]]}", BB_EINVAL, "/features/1/1",
+         "feature values must be finite numbers"},
+        {"{\"h\":1,\"features\":[[0.8,0.8],[0,0]]}", BB_EINVAL, "/features/0",
+         "feature row has L2 norm above 1"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct bb_recommend_req e = {0};
+        field[0] = why[0] = '\0';
+        assert_int_equal(bb_recommend_req_from_json(cases[i].body, strlen(cases[i].body), 3, 2, 2,
+                                                    &e, field, sizeof(field), why, sizeof(why)),
+                         cases[i].rc);
+        assert_string_equal(field, cases[i].field);
+        assert_non_null(strstr(why, cases[i].why));
+        bb_recommend_req_release(&e);
+    }
+}
+
+static void test_recommend_response(void **state)
+{
+    (void)state;
+    const double q[] = {0.25, 1.0 / 3.0, 2.0};
+    size_t len = 0;
+    char *s = bb_recommend_resp_to_json(2, q, 3, 5, &len);
+    assert_non_null(s);
+    assert_string_equal(s, "{\"action\":2,\"q\":[0.25,0.33333333333333331,2.0],"
+                           "\"billboard_version\":5}");
+    double back[3];
+    int action = -1;
+    uint64_t v = 0;
+    assert_int_equal(bb_recommend_resp_from_json(s, len, 3, &action, back, &v, NULL, 0), BB_OK);
+    assert_int_equal(action, 2);
+    assert_memory_equal(back, q, sizeof(q));
+    assert_true(v == 5);
+    assert_int_equal(bb_recommend_resp_from_json(s, len, 2, &action, back, &v, NULL, 0),
+                     BB_EPROTO); /* action out of range for A = 2 */
+    free(s);
+}
+
+static void test_privacy_budget(void **state)
+{
+    (void)state;
+    struct bb_privacy_budget p =
+                                 {
+                                     .is_private = 0,
+                                     .rho = INFINITY,
+                                     .epsilon = INFINITY,
+                                     .delta = 1e-5,
+                                     .rho_spent = 0.5,
+                                     .rho_remaining = INFINITY,
+                                     .gram = {INFINITY, 0.25, INFINITY},
+                                     .y = {INFINITY, 0.25, INFINITY},
+                                     .updates = 2,
+                                     .max_updates = 10,
+                                     .episodes = 40,
+                                     .max_episodes = 64,
+                                     .billboard_version = 2,
+                                 },
+                             back = {0};
+    size_t len = 0;
+    char *s = bb_privacy_budget_to_json(&p, &len);
+    assert_non_null(s);
+    assert_string_equal(
+        s, "{\"private\":false,\"rho\":null,\"epsilon\":null,\"delta\":1.0000000000000001e-5,"
+           "\"rho_spent\":0.5,\"rho_remaining\":null,\"gram\":{\"rho\":null,\"spent\":0.25,"
+           "\"remaining\":null},\"y\":{\"rho\":null,\"spent\":0.25,\"remaining\":null},"
+           "\"updates\":2,\"max_updates\":10,\"episodes\":40,\"max_episodes\":64,"
+           "\"billboard_version\":2}");
+    assert_int_equal(bb_privacy_budget_from_json(s, len, &back, NULL, 0), BB_OK);
+    assert_int_equal(back.is_private, 0);
+    assert_true(isinf(back.rho) && isinf(back.epsilon) && isinf(back.rho_remaining));
+    assert_true(back.delta == 1e-5 && back.rho_spent == 0.5);
+    assert_true(isinf(back.gram.rho) && back.gram.spent == 0.25 && isinf(back.y.remaining));
+    assert_true(back.updates == 2 && back.max_updates == 10 && back.episodes == 40 &&
+                back.max_episodes == 64 && back.billboard_version == 2);
+    free(s);
+    const char *bad = "{\"private\":true}";
+    assert_int_equal(bb_privacy_budget_from_json(bad, strlen(bad), &back, NULL, 0), BB_EPROTO);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_billboard_round_trip),
         cmocka_unit_test(test_episode_parse_ok),
         cmocka_unit_test(test_episode_errors),
+        cmocka_unit_test(test_receipt),
+        cmocka_unit_test(test_recommend_request),
+        cmocka_unit_test(test_recommend_response),
+        cmocka_unit_test(test_privacy_budget),
     };
     return cmocka_run_group_tests_name("codec", tests, NULL, NULL);
 }

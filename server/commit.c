@@ -1,0 +1,200 @@
+/*
+ * commit.c — the writer's commit thread: group commit (writer_impl.h).
+ *
+ * Takes every unit the engine thread handed over, writes them in one
+ * transaction — episode, idempotency key, noise records (engine/mech.h:
+ * opaque here, each replacing the stored one of its step and slot), the
+ * update's charge, a billboard — COMMITs, and only then makes each visible
+ * (stats, the served board, the clinic registry) and completes its job. A
+ * failure anywhere rolls the whole group back and answers every job in it
+ * 503.
+ */
+#include "writer_impl.h"
+
+#include <stdlib.h>
+
+#include "metrics.h"
+#include "problem.h"
+
+void unit_free(struct unit *u)
+{
+    if (!u)
+        return;
+    free(u->rec);
+    free(u->recmem);
+    free(u->y_noisy);
+    bb_board_put(u->board);
+    free(u);
+}
+
+void commit_hand_over(struct committer *c, struct unit *u)
+{
+    u->seq = ++c->seq;
+    u->next = NULL;
+    pthread_mutex_lock(&c->mu);
+    if (c->tail)
+        c->tail->next = u;
+    else
+        c->head = u;
+    c->tail = u;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+void commit_wait(struct committer *c, long seq)
+{
+    pthread_mutex_lock(&c->mu);
+    while (c->committed_seq < seq && !atomic_load(c->x->fatal))
+        pthread_cond_wait(&c->cv, &c->mu);
+    pthread_mutex_unlock(&c->mu);
+}
+
+long commit_visible(struct committer *c)
+{
+    pthread_mutex_lock(&c->mu);
+    long seq = c->committed_seq;
+    pthread_mutex_unlock(&c->mu);
+    return seq;
+}
+
+static int write_unit(const struct bb_writer_ctx *x, struct unit *u)
+{
+    struct bb_job *j = u->job;
+    int rc = BB_OK;
+    switch (u->kind) {
+    case U_CHARGE:
+        return bb_db_updates_charged_put(x->db, u->charged);
+    case U_BILLBOARD:
+        return bb_db_billboard_put(x->db, u->board->version, u->episode, u->board->etag,
+                                   u->board->body, u->board->len, u->y_noisy, u->ny);
+    case U_JOB:
+        break;
+    }
+    if (j->kind == BB_JOB_EPISODE && u->write) {
+        for (size_t i = 0; rc == BB_OK && i < u->nrec; i++)
+            rc = bb_db_mech_put(x->db, &u->rec[i]);
+        if (rc == BB_OK)
+            rc = bb_db_episode_insert(x->db, u->k, j->clinic, (int64_t)j->ep.billboard_version,
+                                      &j->ep);
+        if (rc == BB_OK)
+            rc = bb_db_idem_put(x->db, j->clinic, j->key, j->body_hash, 201, j->resp, j->resp_len,
+                                u->k);
+    } else if (j->kind == BB_JOB_CLINIC_ADD && j->err == BB_OK) {
+        j->created = (int64_t)time(NULL);
+        rc = bb_db_clinic_insert(x->db, j->name, j->token_hash, j->created, &j->id);
+    } else if (j->kind == BB_JOB_CLINIC_REVOKE && j->err == BB_OK) {
+        rc = bb_db_clinic_revoke(x->db, j->clinic, (int64_t)time(NULL));
+        if (rc == BB_ENOTFOUND) {
+            writer_set_err(j, BB_ENOTFOUND, NULL, "no clinic with this id");
+            rc = BB_OK;
+        }
+    }
+    return rc;
+}
+
+/* After the commit: what becomes visible, then the answers. */
+static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
+{
+    struct bb_job *j = u->job;
+    if (!ok) {
+        if (j) {
+            free(j->resp);
+            j->resp = NULL;
+            j->replayed = 0;
+            writer_set_err(j, BBD_EUNAVAIL, NULL, "storage failed; the request was not applied");
+        }
+        return;
+    }
+    if (u->kind == U_CHARGE) {
+        bb_stats_set_updates(x->stats, u->charged);
+    } else if (u->kind == U_BILLBOARD) {
+        /* Committed: now, and only now, serve it. */
+        bb_stats_set_version(x->stats, (long)u->board->version);
+        bb_board_swap(x->board, u->board);
+        u->board = NULL;
+        bb_metrics_update_seconds(u->seconds);
+    } else if (j->kind == BB_JOB_EPISODE && u->write) {
+        bb_stats_set_episodes(x->stats, u->k);
+        bb_metrics_episodes_add(1);
+    } else if (j->kind == BB_JOB_CLINIC_ADD && j->err == BB_OK) {
+        if (bb_auth_add(x->auth, j->id, j->token_hash, 0) != BB_OK)
+            writer_fatal(x, "clinic registry out of memory");
+    } else if (j->kind == BB_JOB_CLINIC_REVOKE && j->err == BB_OK) {
+        /* Also covers a clinic enrolled after the engine thread revoked it. */
+        bb_auth_revoke(x->auth, j->clinic);
+    }
+}
+
+static void *commit_main(void *arg)
+{
+    struct committer *c = arg;
+    const struct bb_writer_ctx *x = c->x;
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        while (!c->head && !c->stop)
+            pthread_cond_wait(&c->cv, &c->mu);
+        struct unit *batch = c->head;
+        c->head = c->tail = NULL;
+        int stop = c->stop && !batch;
+        pthread_mutex_unlock(&c->mu);
+        if (stop)
+            break;
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        long n = 0, last = 0;
+        int rc = atomic_load(x->fatal) ? BB_EIO : bb_db_begin(x->db);
+        for (struct unit *u = batch; u; u = u->next, n++) {
+            last = u->seq;
+            if (rc == BB_OK)
+                rc = write_unit(x, u);
+        }
+        if (rc == BB_OK)
+            rc = bb_db_commit(x->db);
+        if (rc != BB_OK) {
+            if (!atomic_load(x->fatal))
+                bb_db_rollback(x->db);
+            writer_fatal(x, "group commit");
+        }
+        bb_metrics_commit(n, writer_since(&t0));
+        for (struct unit *u = batch; u; u = u->next)
+            after_commit(x, u, rc == BB_OK);
+        pthread_mutex_lock(&c->mu);
+        c->committed_seq = last;
+        pthread_cond_broadcast(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+        for (struct unit *u = batch, *next; u; u = next) {
+            next = u->next;
+            if (u->job)
+                writer_complete(u->job);
+            unit_free(u);
+        }
+    }
+    return NULL;
+}
+
+int commit_start(struct committer *c, const struct bb_writer_ctx *x)
+{
+    *c = (struct committer){.x = x};
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
+    if (pthread_create(&c->thread, NULL, commit_main, c) != 0) {
+        commit_release(c);
+        return BB_ENOMEM;
+    }
+    return BB_OK;
+}
+
+void commit_stop(struct committer *c)
+{
+    pthread_mutex_lock(&c->mu);
+    c->stop = 1;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    pthread_join(c->thread, NULL);
+}
+
+void commit_release(struct committer *c)
+{
+    pthread_cond_destroy(&c->cv);
+    pthread_mutex_destroy(&c->mu);
+}

@@ -1,0 +1,131 @@
+/*
+ * daemon.c — the life of struct bbd (daemon.h): everything billboardd opens
+ * before it listens, in order, and closes after.
+ *
+ * Open: the database; the configuration (configure.h); the rng and the
+ * engine; on first start the database's initial content, then recovery on
+ * every start (recovery.h); the clinic registry with the stored token key,
+ * the clinics and the admin token; the read-only pool.
+ */
+#include "daemon.h"
+
+#include <errno.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "configure.h"
+#include "options.h"
+#include "recovery.h"
+#include "writer.h"
+
+static int load_clinic(void *ctx, int64_t id, const char *name, const unsigned char *hash,
+                       int64_t created, int64_t revoked)
+{
+    (void)name;
+    (void)created;
+    return bb_auth_add(ctx, id, hash, revoked != 0);
+}
+
+/* The admin token: the first line of file, else $BILLBOARD_ADMIN_TOKEN
+ * (wiped from the environment), else none (admin routes answer 401). */
+static int admin_token(struct bbd *d, const char *file)
+{
+    char buf[4096];
+    size_t n = 0;
+    int rc = BB_OK;
+    if (file) {
+        FILE *f = fopen(file, "r");
+        if (!f) {
+            fprintf(stderr, "billboardd: %s: %s\n", file, strerror(errno));
+            return BB_EIO;
+        }
+        n = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        n = strcspn(buf, "\r\n");
+    } else {
+        char *env = getenv("BILLBOARD_ADMIN_TOKEN");
+        if (!env) {
+            fprintf(stderr, "billboardd: no admin token (--admin-token-file or "
+                            "BILLBOARD_ADMIN_TOKEN): clinic administration is disabled\n");
+            return BB_OK;
+        }
+        n = strlen(env);
+        if (n >= sizeof(buf))
+            n = sizeof(buf) - 1;
+        memcpy(buf, env, n);
+        sodium_memzero(env, strlen(env));
+    }
+    if (bb_auth_set_admin(d->auth, buf, n) != BB_OK) {
+        fprintf(stderr, "billboardd: the admin token must be at least 16 bytes\n");
+        rc = BB_EINVAL;
+    }
+    sodium_memzero(buf, sizeof(buf));
+    return rc;
+}
+
+int bb_daemon_open(struct bbd *d, const struct bb_options *o)
+{
+    char why[512];
+    char *config = NULL;
+    unsigned char *key = NULL;
+    size_t len = 0;
+    int fresh = 0;
+    bb_stats_init(&d->stats);
+    bb_board_slot_init(&d->board);
+    atomic_init(&d->fatal, 0);
+    int rc = bb_db_open(o->db, 0, &d->db, why, sizeof(why));
+    if (rc != BB_OK) {
+        fprintf(stderr, "billboardd: %s\n", why);
+        goto out;
+    }
+    if ((rc = bb_configure_resolve(d->db, o, &d->p, &fresh, &config)) != BB_OK)
+        goto out;
+    if ((rc = bb_rng_init_secure(&d->rng)) != BB_OK)
+        goto out;
+    if ((rc = bb_engine_new(&d->p, &d->rng, &d->engine)) != BB_OK)
+        goto out;
+    if (fresh && (rc = bb_recovery_create(d, config)) != BB_OK) {
+        fprintf(stderr, "billboardd: %s: cannot store the configuration\n", o->db);
+        goto out;
+    }
+    if ((rc = bb_recovery_run(d)) != BB_OK)
+        goto out;
+    if ((rc = bb_db_token_key_get(d->db, &key, &len)) != BB_OK || len != BB_AUTH_KEY) {
+        fprintf(stderr, "billboardd: %s: token key missing\n", o->db);
+        rc = BB_EIO;
+        goto out;
+    }
+    if ((rc = bb_auth_new(key, &d->auth)) != BB_OK)
+        goto out;
+    if ((rc = bb_db_clinics_each(d->db, load_clinic, d->auth)) != BB_OK)
+        goto out;
+    if ((rc = admin_token(d, o->admin_file)) != BB_OK)
+        goto out;
+    if ((rc = bb_db_pool_new(o->db, (int)o->http.threads + 2, &d->pool, why, sizeof(why))) !=
+        BB_OK) {
+        fprintf(stderr, "billboardd: %s\n", why);
+        goto out;
+    }
+    d->max_body = o->max_body;
+out:
+    if (key)
+        sodium_memzero(key, len);
+    free(key);
+    free(config);
+    return rc;
+}
+
+void bb_daemon_release(struct bbd *d)
+{
+    bb_writer_free(d->writer);
+    bb_db_pool_free(d->pool);
+    bb_auth_free(d->auth);
+    bb_engine_free(d->engine);
+    bb_rng_release(&d->rng);
+    bb_db_close(d->db);
+    bb_board_slot_release(&d->board);
+    bb_stats_release(&d->stats);
+}

@@ -1,0 +1,46 @@
+/*
+ * options.h — billboardd's command line.
+ *
+ *   billboardd --print-params [configuration]     derived parameters as JSON
+ *   billboardd --print-routes                     the route table
+ *   billboardd --db FILE [--listen A] [--port N] [--port-file F] [configuration] ...
+ *
+ * The daemon's own flags are parsed with getopt_long; every other flag is a
+ * configuration flag (engine/config.h), applied to the defaults and kept in
+ * the order given, so that a later start can check each against the
+ * configuration stored in the database (configure.h). Flags are taken only
+ * as spelled in --help, each with its value as the next argument.
+ */
+#ifndef BB_OPTIONS_H
+#define BB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engine/params.h"
+#include "http.h"
+
+#define BB_OPTIONS_MAX_GIVEN 32
+
+struct bb_options {
+    const char *db, *listen, *port_file, *admin_file; /* borrowed from argv */
+    unsigned port;
+    struct bb_http_opts http; /* limits; listen and port are set by main */
+    size_t max_body;
+    int help, print_params, print_routes;
+    struct bb_params given; /* defaults + the configuration flags given */
+    /* The configuration flags as given (borrowed from argv), in order. */
+    const char *gname[BB_OPTIONS_MAX_GIVEN], *gval[BB_OPTIONS_MAX_GIVEN];
+    int ngiven;
+};
+
+/* Parses argv into o (zeroed by the caller). Returns 0, or the exit status
+ * (2) after a message on stderr: an unknown flag (with the usage), a flag
+ * without its value, a value out of range, too many configuration flags.
+ * --help or -h sets o->help and stops parsing. */
+int bb_options_parse(struct bb_options *o, int argc, char **argv);
+
+/* The --help text, the configuration flags' included. */
+void bb_options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * reply.h — one request's state and the one way it is answered.
+ *
+ * struct bb_req is what the server (http.c) keeps per request and a route
+ * handler (routes.c) reads and answers; the answering functions below are
+ * the only ones that queue a response, and bb_reply_problem() is the only
+ * way an error is answered (problem.h maps the error to its status and
+ * body). Each returns libmicrohttpd's MHD_Result for the access handler.
+ */
+#ifndef BB_REPLY_H
+#define BB_REPLY_H
+
+#include <microhttpd.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "auth.h"
+#include "writer.h"
+
+struct bb_route;
+
+/* Per-request state, owned by the server (freed in the completed callback). */
+struct bb_req {
+    const struct bb_route *route;
+    int route_idx;
+    struct MHD_Connection *conn;
+    char param[64]; /* the {…} path segment, if any */
+    char allow[64]; /* 405: the methods the path has */
+    char *body;     /* owned, NUL-terminated */
+    size_t len, cap;
+    size_t dropped;  /* bytes discarded past the cap */
+    int too_big;     /* body over the cap: answer 413 at the end */
+    int answered;    /* a response is queued */
+    unsigned status; /* the status answered, for metrics */
+    int64_t clinic;  /* authenticated clinic */
+    int submitted;   /* job handed to the writer */
+    struct bb_job job;
+    char token[BB_AUTH_TOKEN_MAX]; /* clinic add: plaintext, wiped on free */
+};
+
+/* Answers with status and a copy of body (len bytes, borrowed); ctype may
+ * be NULL for no Content-Type. */
+enum MHD_Result bb_reply_send(struct bb_req *r, unsigned status, const char *ctype,
+                              const char *body, size_t len);
+/* Answers with a pre-built response (borrowed; MHD takes its own reference). */
+enum MHD_Result bb_reply_resp(struct bb_req *r, unsigned status, struct MHD_Response *resp);
+/* The one way errors are answered: status from bb_problem_status(err). */
+enum MHD_Result bb_reply_problem(struct bb_req *r, int err, const char *detail,
+                                 const char *pointer);
+
+#endif
