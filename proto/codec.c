@@ -425,10 +425,11 @@ static int load_object(const char *buf, size_t len, json_t **out, char *why, siz
 
 char *bb_receipt_to_json(const struct bb_receipt *r, size_t *len)
 {
-    struct sbuf s = {0};
-    sb_printf(&s, "{\"episode\":%llu,\"billboard_version\":%llu}",
-              (unsigned long long)r->episode, (unsigned long long)r->billboard_version);
-    return sb_finish(&s, len);
+    struct bb_buf s;
+    bb_buf_init(&s);
+    bb_buf_printf(&s, "{\"episode\":%llu,\"billboard_version\":%llu}",
+                  (unsigned long long)r->episode, (unsigned long long)r->billboard_version);
+    return bb_buf_detach(&s, len);
 }
 
 int bb_receipt_from_json(const char *buf, size_t len, struct bb_receipt *out, char *why,
