@@ -613,8 +613,15 @@ out:
 
 static json_t *share_json(const struct bb_privacy_share *s)
 {
-    return json_pack("{s:o, s:o, s:o}", "rho", num_or_null(s->rho), "spent",
-                     num_or_null(s->spent), "remaining", num_or_null(s->remaining));
+    json_t *o = json_pack("{s:o, s:o, s:o}", "rho", num_or_null(s->rho), "spent",
+                          num_or_null(s->spent), "remaining", num_or_null(s->remaining));
+    if (o && s->mechanism[0]) {
+        json_object_set_new(o, "mechanism", json_string(s->mechanism));
+        json_object_set_new(o, "sigma", json_real(s->sigma));
+        json_object_set_new(o, "releases", json_integer(s->releases));
+        json_object_set_new(o, "parameters", json_string(s->detail));
+    }
+    return o;
 }
 
 char *bb_privacy_budget_to_json(const struct bb_privacy_budget *p, size_t *len)
@@ -646,10 +653,24 @@ char *bb_privacy_budget_to_json(const struct bb_privacy_budget *p, size_t *len)
 
 static int get_share(json_t *o, const char *key, struct bb_privacy_share *s)
 {
-    json_t *v = json_object_get(o, key);
-    return json_is_object(v) && get_num(json_object_get(v, "rho"), &s->rho, 1) &&
-           get_num(json_object_get(v, "spent"), &s->spent, 1) &&
-           get_num(json_object_get(v, "remaining"), &s->remaining, 1);
+    json_t *v = json_object_get(o, key), *m;
+    memset(s, 0, sizeof(*s));
+    if (!(json_is_object(v) && get_num(json_object_get(v, "rho"), &s->rho, 1) &&
+          get_num(json_object_get(v, "spent"), &s->spent, 1) &&
+          get_num(json_object_get(v, "remaining"), &s->remaining, 1)))
+        return 0;
+    /* The mechanism's description is optional (older daemons send none). */
+    if (json_is_string(m = json_object_get(v, "mechanism"))) {
+        long long r = 0;
+        snprintf(s->mechanism, sizeof(s->mechanism), "%s", json_string_value(m));
+        if (!get_num(json_object_get(v, "sigma"), &s->sigma, 0) ||
+            !get_int(v, "releases", 0, INT64_MAX, &r))
+            return 0;
+        s->releases = (long)r;
+        if (json_is_string(m = json_object_get(v, "parameters")))
+            snprintf(s->detail, sizeof(s->detail), "%s", json_string_value(m));
+    }
+    return 1;
 }
 
 int bb_privacy_budget_from_json(const char *buf, size_t len, struct bb_privacy_budget *out,

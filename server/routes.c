@@ -429,6 +429,16 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
         .max_episodes = p->K_max,
         .billboard_version = s.version,
     };
+    /* Name each mechanism and its parameters (docs/PRIVACY.md). */
+    snprintf(pb.gram.mechanism, sizeof(pb.gram.mechanism), "%s",
+             bb_mechanism_name(p->mechanism));
+    pb.gram.sigma = p->sigma_gram_eff;
+    pb.gram.releases = p->releases;
+    snprintf(pb.y.mechanism, sizeof(pb.y.mechanism), "gaussian");
+    pb.y.sigma = p->sigma_y_eff;
+    pb.y.releases = p->max_updates;
+    bb_params_describe(p, pb.gram.detail, sizeof(pb.gram.detail), pb.y.detail,
+                       sizeof(pb.y.detail));
     size_t len = 0;
     char *out = bb_privacy_budget_to_json(&pb, &len);
     if (!out)

@@ -92,6 +92,16 @@ const char *bb_bound_name(enum bb_bound b)
     return NULL;
 }
 
+void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, char *y,
+                        size_t ylen)
+{
+    if (p->mechanism == BB_MECH_TREE)
+        snprintf(gram, gramlen, "L=%d", p->L);
+    else
+        snprintf(gram, gramlen, "g=%g k0=%g", p->release_base, p->release_start);
+    snprintf(y, ylen, "value clip %s", bb_value_clip_name(p->value_clip));
+}
+
 double bb_epsilon_from_rho(double rho, double delta)
 {
     return rho + 2.0 * sqrt(rho * log(1.0 / delta));

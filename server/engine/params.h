@@ -129,6 +129,12 @@ const char *bb_value_clip_name(enum bb_value_clip c);
  * H - h - 1 with BB_VCLIP_REMAINING. */
 double bb_params_value_cap(const struct bb_params *p, int h);
 
+/* The mechanisms' parameters in words, for GET /v1/privacy: the Gram
+ * mechanism's ("L=18", "g=1.5 k0=1") into gram, y's ("value clip
+ * remaining") into y. */
+void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, char *y,
+                        size_t ylen);
+
 /* epsilon(rho, delta) = rho + 2 sqrt(rho ln(1/delta)) (Bun–Steinke 2016, Prop. 1.3). */
 double bb_epsilon_from_rho(double rho, double delta);
 

@@ -41,6 +41,19 @@ done
 cp "$TMP/body" "$TMP/bb"
 req GET /v1/config
 cp "$TMP/body" "$TMP/config"
+# /v1/privacy names the mechanism the daemon runs, the one asked for.
+want=$(jget "$TMP/config" 'd["mechanism"]')
+case " ${MECH_FLAGS:-} " in *" --mechanism "*) [ "$want" = "$(sed 's/.*--mechanism \([^ ]*\).*/\1/' <<<"$MECH_FLAGS")" ] || fail "config names $want" ;; esac
+req GET /v1/privacy
+[ "$(jget "$TMP/body" 'd["gram"]["mechanism"]')" = "$want" ] || fail "privacy: $(cat "$TMP/body")"
+python3 - "$TMP/body" "$TMP/config" <<'PY' || fail "privacy and config disagree: $(cat "$TMP/body")"
+import json, sys
+p, c = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert p["gram"]["releases"] == c["releases"], (p["gram"], c["releases"])
+assert p["gram"]["sigma"] == c["sigma_gram_drawn"], (p["gram"], c["sigma_gram_drawn"])
+assert p["y"]["mechanism"] == "gaussian" and p["y"]["sigma"] == c["sigma_y_drawn"], p["y"]
+assert p["y"]["releases"] == c["max_updates"] and c["value_clip"] in p["y"]["parameters"], p["y"]
+PY
 python3 - "$DB" "$TMP/bb" "$TMP/config" <<'PY' || fail "Gram matrices do not match the stored episodes and noise"
 import json, math, sqlite3, struct, sys
 con = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)

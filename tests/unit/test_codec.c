@@ -291,6 +291,22 @@ static void test_privacy_budget(void **state)
     free(s);
     const char *bad = "{\"private\":true}";
     assert_int_equal(bb_privacy_budget_from_json(bad, strlen(bad), &back, NULL, 0), BB_EPROTO);
+
+    /* A share that names its mechanism round-trips it. */
+    snprintf(p.gram.mechanism, sizeof(p.gram.mechanism), "grid-sqrt");
+    p.gram.sigma = 4.5, p.gram.releases = 29;
+    snprintf(p.gram.detail, sizeof(p.gram.detail), "g=1.5 k0=1");
+    s = bb_privacy_budget_to_json(&p, &len);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "\"gram\":{\"rho\":null,\"spent\":0.25,\"remaining\":null,"
+                              "\"mechanism\":\"grid-sqrt\",\"sigma\":4.5,\"releases\":29,"
+                              "\"parameters\":\"g=1.5 k0=1\"}"));
+    assert_int_equal(bb_privacy_budget_from_json(s, len, &back, NULL, 0), BB_OK);
+    assert_string_equal(back.gram.mechanism, "grid-sqrt");
+    assert_true(back.gram.sigma == 4.5 && back.gram.releases == 29);
+    assert_string_equal(back.gram.detail, "g=1.5 k0=1");
+    assert_string_equal(back.y.mechanism, "");
+    free(s);
 }
 
 int main(void)
