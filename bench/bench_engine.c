@@ -2,7 +2,9 @@
  * bench_engine.c — episodes per second through bb_engine_add (validation,
  * store, H tree updates with node noise, H Cholesky factors and log-dets),
  * and the price of the exact discrete Gaussian sampler next to textbook
- * Box–Muller doubles (the insecure reference) drawn in the same run.
+ * Box–Muller doubles (the insecure reference) drawn in the same run; then
+ * the same adds through each release-grid mechanism, as a ratio to the tree
+ * measured in the same run.
  *
  *   build/bench_engine [episodes]     (default 20000 per configuration)
  *
@@ -44,11 +46,38 @@ static void fill(struct bb_rng *r, double *feat, int *act, double *rew, int H, i
 
 static volatile double sink;
 
+/* Seconds of n adds through mechanism m; the engine is freed. */
+static double adds(const struct bb_params *p, long n, double *feat, int *act, double *rew,
+                   struct bb_rng *rng, struct bb_rng *data)
+{
+    struct bb_engine *e;
+    double t = 0;
+    if (bb_engine_new(p, rng, &e) != BB_OK)
+        return NAN;
+    for (long k = 0; k < n; k++) {
+        fill(data, feat, act, rew, p->H, p->A, p->d);
+        struct bb_episode ep = {feat, act, rew};
+        double s = now();
+        if (bb_engine_add(e, &ep, NULL, 0, NULL, 0) != BB_OK)
+            t = NAN;
+        t += now() - s;
+    }
+    bb_engine_free(e);
+    return t;
+}
+
+static void params(struct bb_params *p, int H, int A, int d, long n, enum bb_mechanism m)
+{
+    bb_params_defaults(p);
+    p->H = H, p->d = d, p->A = A, p->K_max = n, p->rho = 1.0;
+    p->mechanism = m;
+    p->shift_bound = m == BB_MECH_TREE ? BB_BOUND_PAPER : BB_BOUND_TIGHT;
+}
+
 static void run(int H, int A, int d, long n)
 {
     struct bb_params p;
-    bb_params_defaults(&p);
-    p.H = H, p.d = d, p.A = A, p.K_max = n, p.rho = 1.0;
+    params(&p, H, A, d, n, BB_MECH_TREE);
     if (bb_params_derive(&p, NULL, 0) != BB_OK)
         return;
     struct bb_rng rng, data;
@@ -91,6 +120,20 @@ static void run(int H, int A, int d, long n)
            H, A, d, n / t_add, 1e6 * t_add / n, draws / n, 1e9 * t_exact / draws,
            100 * t_exact / t_add, 1e9 * t_bm / draws, t_exact / t_bm);
     bb_engine_free(e);
+    /* The grid mechanisms, each beside a tree measured right after it. */
+    for (int m = BB_MECH_GRID; m <= BB_MECH_GRID_SQRT; m++) {
+        struct bb_params q, t;
+        params(&q, H, A, d, n, (enum bb_mechanism)m);
+        params(&t, H, A, d, n, BB_MECH_TREE);
+        if (bb_params_derive(&q, NULL, 0) != BB_OK || bb_params_derive(&t, NULL, 0) != BB_OK)
+            return;
+        double tq = adds(&q, n, feat, act, rew, &rng, &data);
+        double tt = adds(&t, n, feat, act, rew, &rng, &data);
+        printf("H=%-2d A=%d d=%-2d: %-9s %8.0f episodes/s through bb_engine_add (%.1f us each), "
+               "%.2fx the tree's %.0f/s (%ld releases)\n",
+               H, A, d, bb_mechanism_name(q.mechanism), n / tq, 1e6 * tq / n, tt / tq, n / tt,
+               q.releases);
+    }
     free(feat);
     free(rew);
     free(act);
