@@ -51,6 +51,12 @@ int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const str
         }
         p->calibration = algo == BB_SIM_PAPER ? BB_CAL_PAPER : BB_CAL_CORRECTED;
         p->update_rule = BB_UPDATE_RARE;
+        if (algo == BB_SIM_PAPER) { /* the paper's construction as printed */
+            p->mechanism = BB_MECH_TREE;
+            p->shift_bound = BB_BOUND_PAPER;
+            p->shift_scale = 1;
+            p->value_clip = BB_VCLIP_HORIZON;
+        }
         break;
     default:
         p->rho = INFINITY;

@@ -227,18 +227,19 @@ const char *bb_config_usage(void)
            "  --failure-prob p     failure probability of the PD shift (default 0.05)\n"
            "  --update-ratio C     update when some det grew by C (default 2)\n"
            "  --max-updates N      hard cap on updates, at most the default bound\n"
-           "  --beta B             exploration bonus scale (default 2, see docs/RESULTS.md)\n"
+           "  --beta B             exploration bonus scale (default 1, see docs/RESULTS.md)\n"
            "  --mechanism M        continual release of the Gram matrices: tree, grid,\n"
-           "                       grid-sqrt (default tree; docs/PRIVACY.md)\n"
+           "                       grid-sqrt, auto (default auto: grid-sqrt when private,\n"
+           "                       tree when not; docs/PRIVACY.md)\n"
            "  --release-base g     grid mechanisms release at episodes ceil(k0 g^j)\n"
-           "                       (default 2)\n"
+           "                       (default 1.5)\n"
            "  --release-start k0   the first release point (default 1)\n"
            "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
-           "                       (default paper)\n"
-           "  --shift-scale s      lambda~ = s * the bound (default 1; post-processing)\n"
+           "                       (default tight)\n"
+           "  --shift-scale s      lambda~ = s * the bound (default 0.35; post-processing)\n"
            "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n"
            "  --value-clip V       clip V_{h+1} to [0, H] (horizon) or to the steps left\n"
-           "                       (remaining; smaller y noise) (default horizon)\n";
+           "                       (remaining; smaller y noise) (default remaining)\n";
 }
 
 static json_t *num(double v)

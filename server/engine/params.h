@@ -31,8 +31,10 @@ enum bb_update_rule { BB_UPDATE_RARE = 0, BB_UPDATE_EVERY = 1, BB_UPDATE_RELEASE
  *                      its own noise (each episode in one noised sum)
  *   BB_MECH_GRID_SQRT  the same grid, the increments' noise correlated by
  *                      the square-root factorization of the prefix-sum
- *                      matrix (Henzinger-Upadhyay-Upadhyay 2023) */
-enum bb_mechanism { BB_MECH_TREE = 0, BB_MECH_GRID = 1, BB_MECH_GRID_SQRT = 2 };
+ *                      matrix (Henzinger-Upadhyay-Upadhyay 2023)
+ *   BB_MECH_AUTO       the default: resolved by bb_params_derive to
+ *                      grid-sqrt for a private run, tree for a non-private one */
+enum bb_mechanism { BB_MECH_TREE = 0, BB_MECH_GRID = 1, BB_MECH_GRID_SQRT = 2, BB_MECH_AUTO = 3 };
 
 /* The operator-norm bound behind the PD shift (post-processing: it decides
  * only the optimism guarantee, never the privacy):
@@ -110,8 +112,10 @@ struct bb_params {
     double sigma_y_eff;    /* sigma_y * (1 + grid_y * sqrt(d) / (2 (H+1))) */
 };
 
-/* Fills p with the defaults (f = 1/2, p = 0.05, C = 2, delta = 1e-5, beta = 2,
- * corrected calibration, rare switching) and zero sizes. */
+/* Fills p with the defaults (f = 1/2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
+ * corrected calibration, rare switching, mechanism auto on a g = 1.5 grid,
+ * tight shift bound at scale 0.35, V clipped to the steps left) and zero
+ * sizes. docs/RESULTS.md says how they were chosen. */
 void bb_params_defaults(struct bb_params *p);
 
 /* Validates the configuration in p and computes every derived field.

@@ -70,11 +70,13 @@ struct fixture {
     double *rew;    /* N*H */
 };
 
-static void build(struct fixture *f, double beta, enum bb_calibration cal, uint64_t seed)
+static void build(struct fixture *f, double beta, enum bb_calibration cal, uint64_t seed,
+                  enum bb_value_clip vclip)
 {
     bb_params_defaults(&f->p);
     f->p.H = H, f->p.d = D, f->p.A = A, f->p.K_max = N, f->p.rho = INFINITY, f->p.beta = beta;
     f->p.calibration = cal;
+    f->p.value_clip = vclip;
     assert_int_equal(bb_params_derive(&f->p, NULL, 0), BB_OK);
     if (cal == BB_CAL_PAPER)
         f->p.v_floor = -INFINITY; /* the paper's missing lower clip */
@@ -139,14 +141,17 @@ static void reference(const struct fixture *f, double *w, long *capped, long *ne
                         for (int t = 0; t < D; t++)
                             quad += x[s] * inv[s * D + t] * x[t];
                     }
+                    /* V_{h+1} <= H, or <= the H - h - 1 steps left after h */
+                    const double cap =
+                        f->p.value_clip == BB_VCLIP_REMAINING ? (double)(H - h - 1) : (double)H;
                     double q = mean + beta * sqrt(quad);
-                    if (q > H) {
-                        q = H;
+                    if (q > cap) {
+                        q = cap;
                     }
                     if (q > best)
                         best = q;
                 }
-                if (best >= H)
+                if (best >= (f->p.value_clip == BB_VCLIP_REMAINING ? H - h - 1 : H))
                     (*capped)++;
                 if (best < 0)
                     (*negative)++;
@@ -169,10 +174,11 @@ static void reference(const struct fixture *f, double *w, long *capped, long *ne
 }
 
 /* expect: 'H' the data must hit the cap, '0' negative Q must occur. */
-static void compare(double beta, enum bb_calibration cal, char expect, uint64_t seed, int threads)
+static void compare(double beta, enum bb_calibration cal, char expect, uint64_t seed, int threads,
+                    enum bb_value_clip vclip)
 {
     static struct fixture f;
-    build(&f, beta, cal, seed);
+    build(&f, beta, cal, seed, vclip);
     struct bb_lsvi_ws ws;
     assert_int_equal(bb_lsvi_ws_init(&ws, A, D, threads), BB_OK);
     struct bb_sampler none;
@@ -206,22 +212,26 @@ static void compare(double beta, enum bb_calibration cal, char expect, uint64_t 
 static void test_matches_reference_with_clips(void **state)
 {
     (void)state;
-    compare(0.05, BB_CAL_CORRECTED, '0', 11, 1); /* small bonus: negative Q, clipped at 0 */
-    compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3); /* large bonus: Q capped at H */
-    compare(0.05, BB_CAL_CORRECTED, '0', 11, 2); /* threads split blocks, same answer */
+    const enum bb_value_clip hz = BB_VCLIP_HORIZON, rem = BB_VCLIP_REMAINING;
+    compare(0.05, BB_CAL_CORRECTED, '0', 11, 1, hz); /* small bonus: negative Q, clipped at 0 */
+    compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3, hz); /* large bonus: Q capped at H */
+    compare(0.05, BB_CAL_CORRECTED, '0', 11, 2, hz); /* threads split blocks, same answer */
+    /* V clipped to the steps left: capped at H - h - 1, floored at 0. */
+    compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3, rem);
+    compare(0.05, BB_CAL_CORRECTED, '0', 11, 2, rem);
 }
 
 static void test_paper_has_no_lower_clip(void **state)
 {
     (void)state;
-    compare(0.05, BB_CAL_PAPER, '0', 13, 2);
+    compare(0.05, BB_CAL_PAPER, '0', 13, 2, BB_VCLIP_HORIZON);
 }
 
 static void test_noise_lands_on_grid(void **state)
 {
     (void)state;
     static struct fixture f;
-    build(&f, 1.0, BB_CAL_CORRECTED, 14);
+    build(&f, 1.0, BB_CAL_CORRECTED, 14, BB_VCLIP_HORIZON);
     struct bb_lsvi_ws ws;
     assert_int_equal(bb_lsvi_ws_init(&ws, A, D, 0), BB_OK);
     struct bb_sampler s;

@@ -27,6 +27,11 @@ static const struct known table[] = {
 static void derive(struct bb_params *p, int H, int d, long K, double rho)
 {
     bb_params_defaults(p);
+    /* The paper's construction, corrected: the table of docs/PRIVACY.md. */
+    p->mechanism = BB_MECH_TREE;
+    p->shift_bound = BB_BOUND_PAPER;
+    p->shift_scale = 1.0;
+    p->value_clip = BB_VCLIP_HORIZON;
     p->H = H;
     p->d = d;
     p->A = 4;
@@ -89,8 +94,7 @@ static void test_paper_calibration_is_under_noised(void **state)
     for (int H = 1; H <= 20; H += 3) {
         struct bb_params c, p;
         derive(&c, H, 8, 5000, 1.0);
-        bb_params_defaults(&p);
-        p.H = H, p.d = 8, p.A = 4, p.K_max = 5000, p.rho = 1.0;
+        derive(&p, H, 8, 5000, 1.0);
         p.calibration = BB_CAL_PAPER;
         assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
         assert_rel(c.sigma_y * c.sigma_y / (p.sigma_y * p.sigma_y),
@@ -106,12 +110,17 @@ static void test_cap(void **state)
     (void)state;
     struct bb_params p;
     derive(&p, 5, 10, 10000, 1.0); /* bound 31 */
-    bb_params_defaults(&p);
-    p.H = 5, p.d = 10, p.A = 4, p.K_max = 10000, p.rho = 1.0, p.max_updates_cap = 10;
+    p.max_updates_cap = 10;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_int_equal(p.max_updates, 10);
     /* sigma_y follows the cap: fewer updates, less noise per update. */
     assert_rel(p.sigma_y * p.sigma_y, 2.0 * 5 * 10 * 36 / 0.5, 1e-12);
+    /* V clipped to the steps left: N H (H+1)(2H+1) / (3 rho_y) = 2200. */
+    p.value_clip = BB_VCLIP_REMAINING;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.sigma_y * p.sigma_y, 10.0 * 5 * 6 * 11 / (3 * 0.5), 1e-12);
+    assert_rel(p.sigma_y * p.sigma_y, 2200.0, 1e-12);
+    p.value_clip = BB_VCLIP_HORIZON;
     char why[160];
     p.max_updates_cap = 32;
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
