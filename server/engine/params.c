@@ -181,8 +181,8 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         return fail(why, whylen, "unknown mechanism");
     if (!bb_value_clip_name(p->value_clip))
         return fail(why, whylen, "unknown value clip");
-    if (p->value_clip != BB_VCLIP_HORIZON && p->calibration == BB_CAL_PAPER)
-        return fail(why, whylen, "the paper's calibration clips V at H only");
+    if (p->calibration == BB_CAL_PAPER) /* the paper clips Q, so V, at H only */
+        p->value_clip = BB_VCLIP_HORIZON;
     if (!bb_bound_name(p->shift_bound))
         return fail(why, whylen, "unknown shift bound");
     if (!(p->release_base > 1 && p->release_base <= 1024))

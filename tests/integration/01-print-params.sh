@@ -21,12 +21,24 @@ for k in ("L", "sigma_gram", "shift", "max_updates", "sigma_y", "rho", "epsilon"
 ' "$want"
 }
 
+# The paper's construction with the corrected calibration (docs/PRIVACY.md).
+PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon)
 check '{"L": 15, "sigma_gram": 12.247449, "shift": 1910.6544, "max_updates": 31, "sigma_y": 149.398795, "rho": 1.0, "epsilon": 7.786140}' \
-    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1
+    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 "${PAPER[@]}"
 check '{"L": 18, "sigma_gram": 26.832816, "shift": 6403.6012, "max_updates": 184, "sigma_y": 1334.586078}' \
-    --horizon 10 --dim 32 --actions 8 --max-episodes 100000 --rho 0.5
+    --horizon 10 --dim 32 --actions 8 --max-episodes 100000 --rho 0.5 "${PAPER[@]}"
 check '{"L": 11, "sigma_gram": 6.633250, "shift": 816.4673, "max_updates": 33, "sigma_y": 341.209613}' \
-    --horizon 20 --dim 8 --actions 2 --max-episodes 1000 --rho 10
+    --horizon 20 --dim 8 --actions 2 --max-episodes 1000 --rho 10 "${PAPER[@]}"
+# The defaults (grid-sqrt, g = 1.5: 23 release points; tight bound x 0.35;
+# V clipped to the steps left), values computed independently.
+check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "prefix_sd": 6.517109726, "shift": 23.40108726, "max_updates": 23, "sigma_y": 71.13367698}' \
+    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1
+[ "$("$B" --print-params --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["mechanism"], d["value_clip"], d["shift_bound"])')" = "grid-sqrt remaining tight" ] ||
+    { echo "the defaults are not grid-sqrt, remaining, tight" >&2; exit 1; }
+[ "$("$B" --print-params --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho inf |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["mechanism"])')" = tree ] ||
+    { echo "a non-private run does not default to the tree" >&2; exit 1; }
 check '{"rho": 0.02081994, "epsilon": 1.0, "delta": 1e-5}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --epsilon 1 --delta 1e-5
 check '{"max_updates": 10}' \
