@@ -320,7 +320,11 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         p->sigma_gram_eff += p->sigma_gram * 2.0 * p->grid_gram * p->d * sqrt((double)G) /
                              sqrt(2.0 * p->sens_factor);
     p->grid_y = bb_grid_for(p->sigma_y);
-    p->sigma_y_eff = p->sigma_y * (1.0 + p->grid_y * sqrt((double)p->d) / (2.0 * (H + 1)));
+    /* Every step's sensitivity grows by g sqrt d; the ratio is largest for
+     * the smallest sensitivity: 2(H+1), or 2 (the last step) with the
+     * remaining-steps clip. */
+    const double min_sens = p->value_clip == BB_VCLIP_REMAINING ? 2.0 : 2.0 * (H + 1);
+    p->sigma_y_eff = p->sigma_y * (1.0 + p->grid_y * sqrt((double)p->d) / min_sens);
     return BB_OK;
 }
 

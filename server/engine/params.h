@@ -109,7 +109,8 @@ struct bb_params {
     double grid_gram;      /* grid of every Gram entry and node noise */
     double sigma_gram_eff; /* sigma_gram * (1 + grid_gram * d / sqrt 2) */
     double grid_y;         /* grid of y~ */
-    double sigma_y_eff;    /* sigma_y * (1 + grid_y * sqrt(d) / (2 (H+1))) */
+    double sigma_y_eff;    /* sigma_y * (1 + grid_y * sqrt(d) / s_min), s_min the smallest
+                              step sensitivity: 2 (H+1), or 2 with the remaining clip */
 };
 
 /* Fills p with the defaults (f = 1/2, p = 0.05, C = 2, delta = 1e-5, beta = 1,

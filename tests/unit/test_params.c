@@ -139,6 +139,19 @@ static void test_grid_inflation(void **state)
     assert_rel(p.sigma_gram_eff, p.sigma_gram * (1 + p.grid_gram * 32 / sqrt(2.0)), 1e-15);
     assert_rel(p.sigma_y_eff, p.sigma_y * (1 + p.grid_y * sqrt(32.0) / 22.0), 1e-15);
     assert_true(p.sigma_gram_eff > p.sigma_gram && p.sigma_gram_eff < p.sigma_gram * 1.001);
+    /* With V clipped to the steps left the last step's sensitivity is 2:
+     * the snapping slack g sqrt d is charged against that. */
+    p.value_clip = BB_VCLIP_REMAINING;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + p.grid_y * sqrt(32.0) / 2.0), 1e-15);
+    /* grid-sqrt also pays for snapping C x: 2 g d sqrt(G) / sqrt(2 S) more. */
+    p.mechanism = BB_MECH_GRID_SQRT, p.shift_bound = BB_BOUND_TIGHT;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.sigma_gram_eff,
+               p.sigma_gram * (1 + p.grid_gram * 32 / sqrt(2.0) +
+                               2 * p.grid_gram * 32 * sqrt((double)p.releases) /
+                                   sqrt(2 * p.sens_factor)),
+               1e-15);
 }
 
 static void test_non_private(void **state)
