@@ -100,6 +100,14 @@ elapsed=$(cat "$WORK"/*.secs 2>/dev/null | awk '{s += $1} END {print s + 0}')
 rows() { tail -n +3 "$WORK/$1.md"; }
 head2() { head -n 2 "$WORK/$1.md"; }
 
+# The price-of-privacy section is client/sim/price.sh's (make price): keep it.
+price_block="$WORK/price-section.md"
+python3 - "$OUT" "$price_block" <<'PY'
+import re, sys
+m = re.search(r"<!-- price:begin.*?<!-- price:end -->", open(sys.argv[1]).read(), re.S) \
+    if __import__("os").path.exists(sys.argv[1]) else None
+open(sys.argv[2], "w").write(m.group(0) if m else "")
+PY
 cat > "$OUT" <<MD
 # Results: what Private LSVI-UCB achieves in simulation
 
@@ -232,4 +240,12 @@ $(cat "$WORK/speed-large.md")
 
 Raw CSVs (every K/1000 episodes) are left in \`${WORK}/\`; the commands are in the logs there.
 MD
+if [ -s "$price_block" ]; then
+    python3 - "$OUT" "$price_block" <<'PY'
+import sys
+doc, sec = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+head, _, rest = doc.partition("\n\n")
+open(sys.argv[1], "w").write(head + "\n\n" + sec + "\n\n" + rest)
+PY
+fi
 echo "results.sh: wrote $OUT and $IMG/*.png in $(( $(date +%s) - start )) s" >&2

@@ -4,6 +4,7 @@
  * the same code, split updates, and recovery by replay.
  */
 #include "testutil.h"
+#include "test_records.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -285,39 +286,13 @@ static void test_split_update_while_ingesting(void **state)
     bb_engine_free(b);
 }
 
-/* What the daemon's mech_state table does: one record per (step, slot),
- * replaced by a newer one. Owns copies of the bytes. */
-struct saved {
-    struct bb_mech_record rec[256];
-    size_t n;
-};
 
-static void save(struct saved *s, const struct bb_engine *e)
+/* Stores the records of a's last add, as the daemon does. */
+static void put_records(struct test_records *s, const struct bb_engine *a)
 {
     const struct bb_mech_record *r;
-    size_t n = bb_engine_records(e, &r);
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 0;
-        while (j < s->n && !(s->rec[j].step == r[i].step && s->rec[j].slot == r[i].slot))
-            j++;
-        assert_true(j < 256);
-        if (j == s->n)
-            s->n++;
-        else
-            free((void *)s->rec[j].bytes);
-        void *b = malloc(r[i].len);
-        assert_non_null(b);
-        memcpy(b, r[i].bytes, r[i].len);
-        s->rec[j] = r[i];
-        s->rec[j].bytes = b;
-    }
-}
-
-static void saved_free(struct saved *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free((void *)s->rec[i].bytes);
-    s->n = 0;
+    size_t n = bb_engine_records(a, &r);
+    test_records_put(s, r, n);
 }
 
 /* A recovery source over an array of episodes. */
@@ -359,14 +334,14 @@ static void recovery_with(enum bb_mechanism m)
     assert_int_equal(bb_engine_new(&p, &r2, &c), BB_OK);
     assert_int_equal(bb_engine_new(&p, &r3, &x), BB_OK);
     static struct ep eps[333];
-    static struct saved saved;
+    static struct test_records saved;
     for (int k = 0; k < 333; k++) {
         if (bb_engine_update_due(a))
             assert_int_equal(bb_engine_update(a), BB_OK);
         random_episode(&data, &eps[k]);
         struct bb_episode v = view(&eps[k]);
         assert_int_equal(bb_engine_add(a, &v, NULL, 0, NULL, 0), BB_OK);
-        save(&saved, a);
+        put_records(&saved, a);
     }
     assert_true(bb_engine_updates(a) > 0);
     struct eps_src src = {eps, 333};
@@ -401,7 +376,7 @@ static void recovery_with(enum bb_mechanism m)
     assert_int_equal(bb_engine_updates(c), p.max_updates);
     assert_false(bb_engine_update_due(c));
     assert_int_equal(bb_engine_update(c), BB_ECAP);
-    saved_free(&saved);
+    test_records_free(&saved);
     bb_engine_free(a);
     bb_engine_free(c);
 }

@@ -7,6 +7,7 @@
  * foreign records.
  */
 #include "testutil.h"
+#include "test_records.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -213,38 +214,13 @@ static void test_prefix_variance(void **state)
     }
 }
 
-/* A store like the daemon's: one record per (step, slot), replaced. */
-struct saved {
-    struct bb_mech_record rec[512];
-    size_t n;
-};
 
-static void save(struct saved *s, const struct bb_mech *m)
+/* Stores the records of a's last add, as the daemon does. */
+static void put_records(struct test_records *s, const struct bb_mech *a)
 {
     const struct bb_mech_record *r;
-    size_t n = bb_mech_records(m, &r);
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 0;
-        while (j < s->n && !(s->rec[j].step == r[i].step && s->rec[j].slot == r[i].slot))
-            j++;
-        assert_true(j < 512);
-        if (j == s->n)
-            s->n++;
-        else
-            free((void *)s->rec[j].bytes);
-        void *b = malloc(r[i].len);
-        assert_non_null(b);
-        memcpy(b, r[i].bytes, r[i].len);
-        s->rec[j] = r[i];
-        s->rec[j].bytes = b;
-    }
-}
-
-static void saved_free(struct saved *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free((void *)s->rec[i].bytes);
-    s->n = 0;
+    size_t n = bb_mech_records(a, &r);
+    test_records_put(s, r, n);
 }
 
 /* Replays n episodes of data seed 7 into a new mechanism (no draws). */
@@ -271,7 +247,7 @@ static void test_recovery(void **state)
         params(&p, all[mi], 1000, 5.0, D, H);
         struct bb_mech *a;
         struct bb_rng r, data;
-        static struct saved st;
+        static struct test_records st;
         bb_rng_init_seeded(&r, 3);
         bb_rng_init_seeded(&data, 7);
         assert_int_equal(bb_mech_new(&p, &a), BB_OK);
@@ -281,7 +257,7 @@ static void test_recovery(void **state)
             const double *phi[H] = {rows[0], rows[1]};
             random_rows(&data, rows);
             assert_int_equal(bb_mech_add(a, phi, &r), BB_OK);
-            save(&st, a);
+            put_records(&st, a);
         }
         /* Complete: bit-identical releases. */
         struct bb_mech *b = replayed(&p, n);
@@ -326,7 +302,7 @@ static void test_recovery(void **state)
         bad.len--;
         assert_int_equal(bb_mech_load(b, &bad), BB_EINVAL);
         bb_mech_free(b);
-        saved_free(&st);
+        test_records_free(&st);
         bb_mech_free(a);
     }
 }
