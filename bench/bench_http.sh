@@ -7,7 +7,9 @@
 #      connections (wrk, unique Idempotency-Keys) vs a plain SQLite loop
 #      writing the same rows with the same durability, one commit per episode.
 # Environment: O (build dir), SECS (seconds per run, default 5), ROUNDS
-# (alternating GET rounds, default 3).
+# (alternating GET rounds, default 3), BENCH_CONF (extra configuration flags
+# for billboardd, e.g. "--mechanism tree" for the paper's per-episode
+# releases; default: billboardd's defaults).
 set -euo pipefail
 O=${O:-build}
 SECS=${SECS:-5}
@@ -33,9 +35,11 @@ wait_port() {
 rps() { awk '/^Requests\/sec:/ { print $2 }' "$1"; }
 calc() { awk "BEGIN { printf \"%.6f\", $1 }"; } # bc is not always installed
 
+read -r -a bench_conf <<<"${BENCH_CONF:-}"
 "$O/billboardd" --db "$TMP/bb.db" --port 0 --port-file "$TMP/port" \
     --admin-token-file "$TMP/admin" --per-ip-limit 1024 \
-    --horizon 10 --dim 16 --actions 8 --max-episodes 1000000 --rho 1 2>"$TMP/daemon.log" &
+    --horizon 10 --dim 16 --actions 8 --max-episodes 1000000 --rho 1 "${bench_conf[@]}" \
+    2>"$TMP/daemon.log" &
 PIDS+=($!)
 wait_port "$TMP/port"
 URL="http://127.0.0.1:$(cat "$TMP/port")"
