@@ -104,7 +104,8 @@ head2() { head -n 2 "$WORK/$1.md"; }
 price_block="$WORK/price-section.md"
 python3 - "$OUT" "$price_block" <<'PY'
 import re, sys
-m = re.search(r"<!-- price:begin.*?<!-- price:end -->", open(sys.argv[1]).read(), re.S) \
+m = re.search(r"<!-- price:begin.*?<!-- price:end -->(\s*<!-- tune:begin.*?<!-- tune:end -->)?",
+              open(sys.argv[1]).read(), re.S) \
     if __import__("os").path.exists(sys.argv[1]) else None
 open(sys.argv[2], "w").write(m.group(0) if m else "")
 PY
