@@ -1,12 +1,29 @@
 /*
  * client_info.c — the deployment's public information: GET /v1/privacy and
- * GET /v1/config, and the sizes H, A, d read from the latter.
+ * GET /v1/config, and the sizes H, A, d read from the latter. The privacy
+ * budget is decoded by proto/codec.c; bb_client_privacy hands the object
+ * itself to callers that only show it.
  */
 #include "client_impl.h"
 
 int bb_client_privacy(struct bb_client *c, json_t **out)
 {
     return client_get_json(c, "/v1/privacy", AUTH_NONE, out);
+}
+
+int bb_client_privacy_budget(struct bb_client *c, struct bb_privacy_budget *out)
+{
+    struct transport_resp r;
+    char why[256] = "";
+    int rc = client_request(c, "GET", "/v1/privacy", AUTH_NONE, NULL, NULL, 0, 1, &r);
+    if (rc != BB_OK)
+        goto out;
+    rc = bb_privacy_budget_from_json(r.body, r.len, out, why, sizeof(why));
+    if (rc != BB_OK)
+        client_say(c, "malformed answer", why);
+out:
+    transport_resp_release(&r);
+    return rc;
 }
 
 int bb_client_config(struct bb_client *c, json_t **out)

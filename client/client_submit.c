@@ -1,10 +1,12 @@
 /*
  * client_submit.c — sending one episode: idempotency keys, the local check
- * of an episode before it costs a round trip, and POST /v1/episodes.
+ * of an episode before it costs a round trip, and POST /v1/episodes (its
+ * 201 receipt decoded by proto/codec.c).
  */
 #include "client_impl.h"
 
 #include <sodium.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +48,8 @@ int bb_client_submit(struct bb_client *c, const struct bb_episode_buf *e, const 
                      struct bb_client_receipt *receipt)
 {
     struct transport_resp r = {0};
-    json_t *ans = NULL;
-    char *body = NULL, fresh[65], kh[BB_CLIENT_KEY_MAX + 32];
+    struct bb_receipt got;
+    char *body = NULL, fresh[65], kh[BB_CLIENT_KEY_MAX + 32], why[256] = "";
     const char *extra[2] = {kh, NULL};
     size_t len = 0;
     int rc = BB_EINVAL;
@@ -72,23 +74,19 @@ int bb_client_submit(struct bb_client *c, const struct bb_episode_buf *e, const 
     rc = client_request(c, "POST", "/v1/episodes", AUTH_CLINIC, extra, body, len, 1, &r);
     if (rc != BB_OK)
         goto out;
-    rc = client_body_json(c, &r, &ans);
-    if (rc != BB_OK)
-        goto out;
-    json_t *jk = json_object_get(ans, "episode"), *jv = json_object_get(ans, "billboard_version");
-    if (!json_is_integer(jk)) {
-        client_say(c, "malformed answer", "episode answer lacks \"episode\"");
-        rc = BB_EPROTO;
+    rc = bb_receipt_from_json(r.body, r.len, &got, why, sizeof(why));
+    if (rc != BB_OK) {
+        client_say(c, "malformed answer", why);
         goto out;
     }
     if (receipt) {
-        receipt->episode = (uint64_t)json_integer_value(jk);
+        receipt->episode = got.episode;
+        /* A daemon that does not echo the version took the one asked for. */
         receipt->billboard_version =
-            json_is_integer(jv) ? (uint64_t)json_integer_value(jv) : e->billboard_version;
+            got.billboard_version != UINT64_MAX ? got.billboard_version : e->billboard_version;
         receipt->status = (int)r.status;
     }
 out:
-    json_decref(ans);
     free(body);
     transport_resp_release(&r);
     return rc;

@@ -102,32 +102,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
-        if (r->too_big || !r->route->has_body || r->len + n > d->max_body) {
+        if (r->too_big || !r->route->has_body || r->body.len + n > d->max_body) {
             /* libmicrohttpd cannot answer in the middle of an upload: drop
              * the rest and answer 413 at the end, but close the connection
              * outright if the client keeps streaming far past the cap. */
             r->too_big = 1;
             r->dropped += n;
-            free(r->body);
-            r->body = NULL;
-            r->len = r->cap = 0;
+            bb_buf_release(&r->body);
             return r->dropped > 4 * d->max_body ? MHD_NO : MHD_YES;
         }
-        if (r->len + n + 1 > r->cap) {
-            size_t cap = r->cap ? r->cap : 4096;
-            while (cap < r->len + n + 1)
-                cap *= 2;
-            if (cap > d->max_body + 1)
-                cap = d->max_body + 1;
-            char *b = realloc(r->body, cap);
-            if (!b)
-                return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
-            r->body = b;
-            r->cap = cap;
-        }
-        memcpy(r->body + r->len, upload_data, n);
-        r->len += n;
-        r->body[r->len] = '\0';
+        if (bb_buf_grow(&r->body, n) != BB_OK)
+            return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+        bb_buf_add(&r->body, upload_data, n);
         return MHD_YES;
     }
     if (r->too_big)
@@ -148,7 +134,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     if (!r)
         return;
     bb_metrics_request(r->route_idx, r->answered ? r->status : 0);
-    free(r->body);
+    bb_buf_release(&r->body);
     free(r->job.resp);
     bb_episode_buf_release(&r->job.ep);
     sodium_memzero(r->token, sizeof(r->token));

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "auth.h"
+#include "buf.h"
 #include "writer.h"
 
 struct bb_route;
@@ -24,16 +25,15 @@ struct bb_req {
     const struct bb_route *route;
     int route_idx;
     struct MHD_Connection *conn;
-    char param[64]; /* the {…} path segment, if any */
-    char allow[64]; /* 405: the methods the path has */
-    char *body;     /* owned, NUL-terminated */
-    size_t len, cap;
-    size_t dropped;  /* bytes discarded past the cap */
-    int too_big;     /* body over the cap: answer 413 at the end */
-    int answered;    /* a response is queued */
-    unsigned status; /* the status answered, for metrics */
-    int64_t clinic;  /* authenticated clinic */
-    int submitted;   /* job handed to the writer */
+    char param[64];     /* the {…} path segment, if any */
+    char allow[64];     /* 405: the methods the path has */
+    struct bb_buf body; /* owned: the upload so far; p is NULL while empty */
+    size_t dropped;     /* bytes discarded past the cap */
+    int too_big;        /* body over the cap: answer 413 at the end */
+    int answered;       /* a response is queued */
+    unsigned status;    /* the status answered, for metrics */
+    int64_t clinic;     /* authenticated clinic */
+    int submitted;      /* job handed to the writer */
     struct bb_job job;
     char token[BB_AUTH_TOKEN_MAX]; /* clinic add: plaintext, wiped on free */
 };

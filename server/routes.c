@@ -152,7 +152,7 @@ static int parse_object(const struct bb_req *r, json_t **out, char *why, size_t 
 {
     json_error_t e;
     *out = NULL;
-    json_t *o = json_loadb(r->body ? r->body : "", r->len, JSON_REJECT_DUPLICATES, &e);
+    json_t *o = json_loadb(r->body.p ? r->body.p : "", r->body.len, JSON_REJECT_DUPLICATES, &e);
     if (!o) {
         snprintf(why, whylen, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
         return BB_EPROTO;
@@ -349,14 +349,14 @@ static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r)
         return bb_reply_problem(r, BBD_EHEADER,
                                 "Idempotency-Key must be 1 to 128 visible ASCII characters", NULL);
     char field[96] = "", why[160] = "";
-    int rc = bb_episode_from_json(r->body ? r->body : "", r->len, d->p.H, d->p.A, d->p.d,
+    int rc = bb_episode_from_json(r->body.p ? r->body.p : "", r->body.len, d->p.H, d->p.A, d->p.d,
                                   &r->job.ep, field, sizeof(field), why, sizeof(why));
     if (rc != BB_OK)
         return bb_reply_problem(r, rc == BB_EINVAL || rc == BB_ERANGE ? rc : BB_EPROTO, why,
                                 rc == BB_EPROTO ? NULL : field);
     snprintf(r->job.key, sizeof(r->job.key), "%s", key);
     crypto_generichash(r->job.body_hash, sizeof(r->job.body_hash),
-                       (const unsigned char *)(r->body ? r->body : ""), r->len, NULL, 0);
+                       (const unsigned char *)(r->body.p ? r->body.p : ""), r->body.len, NULL, 0);
     r->job.clinic = r->clinic;
     submit(d, r, BB_JOB_EPISODE);
     return MHD_YES;
@@ -373,7 +373,7 @@ static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
     size_t len = 0;
     struct bb_board *b = NULL;
     enum MHD_Result ret;
-    int err = bb_recommend_req_from_json(r->body, r->len, d->p.H, d->p.A, d->p.d, &q, ptr,
+    int err = bb_recommend_req_from_json(r->body.p, r->body.len, d->p.H, d->p.A, d->p.d, &q, ptr,
                                          sizeof(ptr), why, sizeof(why));
     if (err != BB_OK)
         goto fail;

@@ -243,23 +243,20 @@ int bb_sim_run_http(struct bb_sim_run *r, const char *url, char *const *tokens, 
      * count is final. Such a last version was acted on by no clinic, so
      * updates may exceed the switches by one. */
     struct bb_client *c = NULL;
-    json_t *priv = NULL;
+    struct bb_privacy_budget priv;
     rc = bb_client_new(url, NULL, NULL, &c);
     for (int tries = 0; rc == BB_OK && tries < 300; tries++) {
-        json_decref(priv);
-        priv = NULL;
-        rc = bb_client_privacy(c, &priv);
+        rc = bb_client_privacy_budget(c, &priv);
         if (rc != BB_OK)
             break;
-        r->updates = (long)json_integer_value(json_object_get(priv, "updates"));
-        if (json_integer_value(json_object_get(priv, "billboard_version")) >= r->updates)
+        r->updates = priv.updates;
+        if (priv.billboard_version >= r->updates)
             break;
         struct timespec pause = {0, 100 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
     if (rc != BB_OK)
         snprintf(why, whylen, "GET /v1/privacy: %s", bb_strerror(rc));
-    json_decref(priv);
     bb_client_free(c);
 out:
     if (rc != BB_OK)

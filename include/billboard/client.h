@@ -279,6 +279,11 @@ int bb_client_flush(struct bb_client *c, bb_client_progress_fn progress, void *u
 int bb_client_privacy(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
 int bb_client_config(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
 
+/* GET /v1/privacy decoded by bb_privacy_budget_from_json into *out
+ * (borrowed, filled on success). BB_EPROTO, with the reason in the last
+ * answer's detail, if the answer is not a privacy budget. */
+int bb_client_privacy_budget(struct bb_client *c, struct bb_privacy_budget *out) BB_WARN_UNUSED;
+
 /* The sizes of the deployment, from GET /v1/config. */
 int bb_client_sizes(struct bb_client *c, int *H, int *A, int *d) BB_WARN_UNUSED;
 
