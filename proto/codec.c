@@ -488,21 +488,6 @@ char *bb_recommend_req_to_json(int h, const double *features, int A, int d, int6
     return dump(o, len);
 }
 
-static int bad_field(char *field, size_t fieldlen, char *why, size_t whylen, const char *msg,
-                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static int bad_field(char *field, size_t fieldlen, char *why, size_t whylen, const char *msg,
-                     const char *fmt, ...)
-{
-    if (field && fieldlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(field, fieldlen, fmt, ap);
-        va_end(ap);
-    }
-    say(why, whylen, "%s", msg);
-    return BB_EINVAL;
-}
-
 int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
                                struct bb_recommend_req *out, char *field, size_t fieldlen,
                                char *why, size_t whylen)
@@ -518,7 +503,7 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
     json_t *jh = json_object_get(o, "h");
     if (!json_is_integer(jh) || json_integer_value(jh) < 1 || json_integer_value(jh) > H) {
         snprintf(msg, sizeof(msg), "h must be an integer step in [1, %d]", H);
-        bad_field(field, fieldlen, why, whylen, msg, "%s", "/h");
+        invalid(field, fieldlen, why, whylen, msg, "%s", "/h");
         goto out;
     }
     out->h = (int)json_integer_value(jh);
@@ -526,7 +511,7 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
     json_t *jv = json_object_get(o, "billboard_version");
     if (jv && !json_is_null(jv)) {
         if (!json_is_integer(jv) || json_integer_value(jv) < 0) {
-            bad_field(field, fieldlen, why, whylen,
+            invalid(field, fieldlen, why, whylen,
                       "billboard_version must be a non-negative integer", "%s",
                       "/billboard_version");
             goto out;
@@ -536,7 +521,7 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
     json_t *jf = json_object_get(o, "features");
     if (!json_is_array(jf) || json_array_size(jf) != (size_t)A) {
         snprintf(msg, sizeof(msg), "features must be an array of %d rows", A);
-        bad_field(field, fieldlen, why, whylen, msg, "%s", "/features");
+        invalid(field, fieldlen, why, whylen, msg, "%s", "/features");
         goto out;
     }
     rc = BB_ENOMEM;
@@ -550,17 +535,17 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
         double *x = out->features + (size_t)a * d;
         if (!json_is_array(row) || json_array_size(row) != (size_t)d) {
             snprintf(msg, sizeof(msg), "each feature row must have %d numbers", d);
-            bad_field(field, fieldlen, why, whylen, msg, "/features/%d", a);
+            invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
             goto out;
         }
         for (int j = 0; j < d; j++)
             if (!get_num(json_array_get(row, (size_t)j), &x[j], 0)) {
-                bad_field(field, fieldlen, why, whylen, "feature values must be finite numbers",
+                invalid(field, fieldlen, why, whylen, "feature values must be finite numbers",
                           "/features/%d/%d", a, j);
                 goto out;
             }
         if (bb_feature_row_check(x, d, msg, sizeof(msg)) != BB_OK) {
-            bad_field(field, fieldlen, why, whylen, msg, "/features/%d", a);
+            invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
             goto out;
         }
     }
