@@ -6,6 +6,8 @@
 #   make bench           benchmarks (print figures and ratios, assert nothing)
 #   make run             the main job (see README)
 #   make tidy            clang-tidy over the sources
+#   make docker-test     the compose stack in Docker (tests/integration/90-docker.sh;
+#                        also part of make test, skipped there without an engine)
 #
 # Every part lives in its own fragment (server/server.mk, client/client.mk, ...),
 # included below, so each folder owns its build rules.
@@ -28,7 +30,7 @@ LDFLAGS += -fsanitize=$(SANITIZER)
 O       := build-san
 endif
 
-.PHONY: all test unit-test integration-test bench run tidy clean install check-layers
+.PHONY: all test unit-test integration-test bench run tidy clean install check-layers docker-test
 all: check-layers
 
 # Layers, each with its own include path, so a header a layer must not use
@@ -60,6 +62,12 @@ check-layers:
 # against it over HTTP (deploy/run-demo); serves until Ctrl-C.
 run:
 	O=$(O) ./deploy/run-demo
+
+# The compose stack for real (docker/): builds the image, runs the stack,
+# kills it, scans it. Needs root or a Docker engine; a few minutes, the
+# first run longer (debootstrap). Here "cannot run" is a failure.
+docker-test:
+	BILLBOARD_DOCKER_TEST=required bash tests/integration/90-docker.sh
 
 include proto/proto.mk
 include server/server.mk
