@@ -126,7 +126,10 @@ dk_start_dockerd() {
             DK_DOCKERD_PID=
             dk_cannot_run "dockerd exited at start; its log ends: $(tail -n 3 "$TMP/dockerd.log" | tr '\n' ' ')"
         fi
-        dk_client_for_engine && return 0
+        if dk_client_for_engine; then
+            dk_client_for_engine # once it answers, the preferred client
+            return 0
+        fi
         sleep 0.5
     done
     dk_cannot_run "dockerd did not answer on $DOCKER_HOST within 60 s; its log ends: $(tail -n 3 "$TMP/dockerd.log" | tr '\n' ' ')"
