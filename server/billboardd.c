@@ -4,15 +4,19 @@
  *
  *   billboardd --print-params [configuration]     derived parameters as JSON
  *   billboardd --print-routes                     the route table
+ *   billboardd --db FILE --backup OUT             online backup (backup.h)
+ *   billboardd --db FILE --restore BACKUP         a new database from a backup
  *   billboardd --db FILE [--listen A] [--port N] [--port-file F] [configuration] ...
+ *   billboardd --config FILE [flags]              the same, from a file
  *
- * Start-up order: parse the flags (options.h); open the database, settle
+ * Start-up order: parse the flags and the configuration file (options.h);
+ * lock the database file (lock.h); open the database, settle
  * the configuration and recover the engine and the billboard (daemon.h);
  * start the writer; only then listen and write the port file. SIGTERM or
  * SIGINT: stop accepting, let the writer commit and answer everything
  * queued, exit 0. A storage failure (d.fatal) ends the process with 1, so
  * that a restart recovers from what was committed. Exit status 2: bad flags
- * or configuration.
+ * or configuration (or a backup or restore that would replace a file).
  */
 #include <cblas.h>
 #include <signal.h>
@@ -21,6 +25,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "backup.h"
 #include "configure.h"
 #include "daemon.h"
 #include "http.h"
@@ -42,6 +47,51 @@ static int write_port(const char *path, unsigned port)
     return BB_OK;
 }
 
+/* --backup or --restore: the exit status. */
+static int backup(const struct bb_options *o)
+{
+    char why[8192];
+    struct bb_backup_info info;
+    int rc = o->backup ? bb_backup_run(o->db, o->backup, &info, why, sizeof(why))
+                       : bb_backup_restore(o->restore, o->db, &info, why, sizeof(why));
+    if (rc != BB_OK) {
+        fprintf(stderr, "billboardd: %s\n", why);
+        return rc == BB_ECONFLICT || rc == BB_EINVAL ? 2 : 1;
+    }
+    fprintf(stderr, "billboardd: %s %s to %s: %lld episodes, billboards up to version %lld\n",
+            o->backup ? "backed up" : "restored", o->backup ? o->db : o->restore,
+            o->backup ? o->backup : o->db, (long long)info.episodes, (long long)info.version);
+    return 0;
+}
+
+/* Everything but serving: the exit status, or -1 to serve. */
+static int command(struct bb_options *o, int argc, char **argv)
+{
+    int rc = bb_options_parse(o, argc, argv);
+    if (rc)
+        return rc;
+    if (o->help) {
+        bb_options_usage(stdout);
+        return 0;
+    }
+    if (o->print_routes) {
+        bb_routes_print(stdout);
+        return 0;
+    }
+    if (o->print_params) {
+        rc = bb_configure_print(&o->given, stdout);
+        return rc == BB_OK ? 0 : rc == BB_EINVAL ? 2 : 1;
+    }
+    if (!o->db) {
+        fprintf(stderr, "billboardd: no database: give --db FILE (or 'db = FILE' in --config)\n");
+        bb_options_usage(stderr);
+        return 2;
+    }
+    if (o->backup || o->restore)
+        return backup(o);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     static struct bb_options o;
@@ -53,27 +103,14 @@ int main(int argc, char **argv)
      * OPENBLAS_NUM_THREADS, if set, still wins. */
     if (!getenv("OPENBLAS_NUM_THREADS"))
         openblas_set_num_threads(1);
-    int rc = bb_options_parse(&o, argc, argv);
-    if (rc)
-        return rc;
-    if (o.help) {
-        bb_options_usage(stdout);
-        return 0;
+    if ((status = command(&o, argc, argv)) >= 0) {
+        bb_options_release(&o);
+        return status;
     }
-    if (o.print_routes) {
-        bb_routes_print(stdout);
-        return 0;
-    }
-    if (o.print_params) {
-        rc = bb_configure_print(&o.given, stdout);
-        return rc == BB_OK ? 0 : rc == BB_EINVAL ? 2 : 1;
-    }
-    if (!o.db) {
-        bb_options_usage(stderr);
-        return 2;
-    }
+    status = 1;
     if (sodium_init() < 0) {
         fprintf(stderr, "billboardd: libsodium cannot initialise\n");
+        bb_options_release(&o);
         return 1;
     }
     /* Signals are taken by sigtimedwait below; every thread inherits the mask. */
@@ -127,5 +164,6 @@ stop:
         status = 1;
 out:
     bb_daemon_release(&d);
+    bb_options_release(&o);
     return status;
 }
