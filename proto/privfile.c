@@ -25,8 +25,10 @@ static int tighten(const char *path, char *why, size_t whylen)
         return BB_OK;
     if (chmod(path, st.st_mode & 0600) != 0) {
         if (why && whylen)
-            snprintf(why, whylen, "%s is readable by others (mode %04o) and cannot be made "
-                     "private: %s", path, (unsigned)(st.st_mode & 07777), strerror(errno));
+            snprintf(why, whylen,
+                     "%s is readable by others (mode %04o) and cannot be made "
+                     "private: %s",
+                     path, (unsigned)(st.st_mode & 07777), strerror(errno));
         return BB_EIO;
     }
     return BB_OK;

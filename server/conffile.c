@@ -85,8 +85,9 @@ int bb_conffile_parse(struct bb_conffile *cf, const char *path, const char *text
         }
         char *eq = strchr(s, '=');
         if (!eq) {
-            rc = key_ok(s) ? bad(why, whylen, path, line, "%s has no value: write '%s = VALUE'", s, s)
-                           : bad(why, whylen, path, line, "expected 'key = value'");
+            rc = key_ok(s)
+                     ? bad(why, whylen, path, line, "%s has no value: write '%s = VALUE'", s, s)
+                     : bad(why, whylen, path, line, "expected 'key = value'");
             goto out;
         }
         size_t kn = (size_t)(eq - s), vn = n - kn - 1;

@@ -42,8 +42,7 @@ int bb_db_open(const char *path, int readonly, struct bb_db **out, char *why,
                size_t whylen) BB_WARN_UNUSED;
 /* Opens the database file at path read-only in whatever journal mode it is
  * (a backup is one file in rollback mode), checking its schema version. */
-int bb_db_open_file(const char *path, struct bb_db **out, char *why,
-                    size_t whylen) BB_WARN_UNUSED;
+int bb_db_open_file(const char *path, struct bb_db **out, char *why, size_t whylen) BB_WARN_UNUSED;
 void bb_db_close(struct bb_db *db);
 
 /* Copies db's database into the file at path, which must exist, be empty

@@ -28,8 +28,10 @@ int bb_lock_take(const char *path, int *fd, char *why, size_t whylen)
     close(*fd);
     *fd = -1;
     if (e == EWOULDBLOCK) {
-        snprintf(why, whylen, "%s is served by another billboardd (it holds the file's lock): "
-                 "one daemon per database", path);
+        snprintf(why, whylen,
+                 "%s is served by another billboardd (it holds the file's lock): "
+                 "one daemon per database",
+                 path);
         return BB_ECONFLICT;
     }
     snprintf(why, whylen, "%s: cannot lock: %s", path, strerror(e));

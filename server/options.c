@@ -179,8 +179,7 @@ static int text(const char *at, const char *flag, const char *v, const char **ou
 /* Sets the daemon's flag c (spelled flag, for messages) to v, NULL for a
  * flag without a value: 0 or the exit status. The one setter of the
  * command line and the configuration file. */
-static int daemon_flag(struct bb_options *o, int c, const char *at, const char *flag,
-                       const char *v)
+static int daemon_flag(struct bb_options *o, int c, const char *at, const char *flag, const char *v)
 {
     unsigned long n = 0;
     int status = 0;
@@ -330,8 +329,9 @@ static int config_file(struct bb_options *o)
         int status = 0;
         snprintf(at, sizeof(at), "%s:%d: ", o->file.path, e->line);
         if (lo && command(lo->val)) {
-            fprintf(stderr, "billboardd: %s%s is a command, not a setting: give --%s on the "
-                            "command line\n",
+            fprintf(stderr,
+                    "billboardd: %s%s is a command, not a setting: give --%s on the "
+                    "command line\n",
                     at, e->key, e->key);
             status = 2;
         } else if (lo && lo->has_arg == no_argument) {

@@ -37,7 +37,7 @@
 struct bb_options {
     /* Borrowed from argv or from file. */
     const char *db, *listen, *port_file, *admin_file;
-    const char *config;          /* --config FILE */
+    const char *config;           /* --config FILE */
     const char *backup, *restore; /* --backup OUT, --restore BACKUP */
     unsigned port;
     struct bb_http_opts http; /* limits; listen and port are set by main */

@@ -105,7 +105,8 @@ static size_t help_flags(struct flag *out, size_t max)
     assert_non_null(f);
     bb_options_usage(f);
     fclose(f);
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) { /* NOLINT */
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *s = line + strspn(line, " ");
         if (strncmp(s, "--", 2) != 0 || s == line || n == max)
             continue;
@@ -132,7 +133,7 @@ static int is_command(const char *name)
 static void test_every_flag_is_a_key(void **state)
 {
     (void)state;
-    static const char *const values[] = {"x",   "0",    "1",         "7",    "70000", "0.5",
+    static const char *const values[] = {"x",   "0",    "1",         "7",     "70000", "0.5",
                                          "inf", "tree", "127.0.0.1", "paper", "-1"};
     struct flag flags[96];
     struct bb_options a = {0}, b = {0};
@@ -154,11 +155,13 @@ static void test_every_flag_is_a_key(void **state)
         keys++;
         if (!flags[i].value) { /* a switch: "key = true" is the flag */
             int sa = parse(&a, (const char *[]){name, NULL});
-            write_conf(strcat(strcpy(text, flags[i].name), " = true\n"));
+            snprintf(text, sizeof(text), "%.60s = true\n", flags[i].name);
+            write_conf(text);
             int sb = parse(&b, (const char *[]){"--config", conf, NULL});
             assert_int_equal(sa, sb);
             assert_same(&a, &b, flags[i].name);
-            write_conf(strcat(strcpy(text, flags[i].name), " = false\n"));
+            snprintf(text, sizeof(text), "%.60s = false\n", flags[i].name);
+            write_conf(text);
             int sc = parse(&b, (const char *[]){"--config", conf, NULL});
             assert_int_equal(parse(&a, (const char *[]){NULL}), sc);
             assert_same(&a, &b, flags[i].name);
@@ -214,7 +217,7 @@ static void test_command_line_overrides_the_file(void **state)
     static const struct {
         const char *name, *value;
         int line;
-    } want[] = {{"--dim", "3", 6},    {"--actions", "2", 7}, {"--max-episodes", "100", 8},
+    } want[] = {{"--dim", "3", 6},     {"--actions", "2", 7}, {"--max-episodes", "100", 8},
                 {"--epsilon", "2", 9}, {"--horizon", "6", 0}, {"--beta", "3", 0}};
     assert_int_equal(o.ngiven, 6);
     for (int i = 0; i < 6; i++) {
