@@ -27,7 +27,6 @@ spec documents for an operation must have been answered at least once.
 Prints each failure and exits 1 if there was any.
 """
 import json
-import os
 import sqlite3
 import subprocess
 import sys
