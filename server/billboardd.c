@@ -135,8 +135,7 @@ int main(int argc, char **argv)
         goto stop;
     }
     struct bb_counts now = bb_stats_get(&d.stats);
-    fprintf(stderr,
-            "billboardd: serving %s on %s port %u over %s (episodes %ld, billboard v%ld)\n",
+    fprintf(stderr, "billboardd: serving %s on %s port %u over %s (episodes %ld, billboard v%ld)\n",
             o.db, o.listen, port, tls ? "HTTPS" : "HTTP", now.episodes, now.version);
     if (tls) {
         bb_tls_describe(tls, why, sizeof(why));

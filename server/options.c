@@ -20,7 +20,6 @@
 #include "engine/config.h"
 #include "tls.h"
 
-
 enum {
     O_DB = 256,
     O_LISTEN,

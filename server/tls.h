@@ -32,7 +32,7 @@
 /* The default priority string: TLS 1.3 and 1.2 only, AEAD ciphers only,
  * forward-secret key exchange only. */
 #define BB_TLS_PRIORITIES_DEFAULT                                                                  \
-    "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-CIPHER-ALL:+AES-256-GCM:+CHACHA20-POLY1305:"     \
+    "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-CIPHER-ALL:+AES-256-GCM:+CHACHA20-POLY1305:"      \
     "+AES-128-GCM:-MAC-ALL:+AEAD:-KX-ALL:+ECDHE-ECDSA:+ECDHE-RSA:+DHE-RSA"
 
 struct bb_tls;

@@ -106,7 +106,8 @@ int cli_client(struct cli *cli, int needs_state, struct bb_client **out)
     }
     int rc = bb_client_new(cli->server, cli->token, state, &c);
     if (rc == BB_EINVAL)
-        return cli_usage_error("bad server URL '%s' (http://HOST:PORT or https://HOST:PORT)", cli->server);
+        return cli_usage_error("bad server URL '%s' (http://HOST:PORT or https://HOST:PORT)",
+                               cli->server);
     if (rc == BB_EIO) {
         fprintf(stderr, "billboard: %s: cannot open, or not a billboard state file\n", state);
         return EXIT_LOCAL;

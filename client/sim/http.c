@@ -189,8 +189,8 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int bb_sim_run_http(struct bb_sim_run *r, const char *url, const char *cacert,
-                    char *const *tokens, char *why, size_t whylen)
+int bb_sim_run_http(struct bb_sim_run *r, const char *url, const char *cacert, char *const *tokens,
+                    char *why, size_t whylen)
 {
     const struct bb_sim_env *env = r->env;
     const int N = r->clinics < 1 ? 1 : r->clinics;

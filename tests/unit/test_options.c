@@ -16,11 +16,21 @@ static void test_loopback(void **state)
         const char *addr;
         int loopback;
     } t[] = {
-        {"127.0.0.1", 1},       {"127.255.255.254", 1}, {"127.1.2.3", 1},
-        {"::1", 1},             {"::ffff:127.0.0.1", 1}, {"0:0:0:0:0:0:0:1", 1},
-        {"0.0.0.0", 0},         {"::", 0},               {"10.0.0.1", 0},
-        {"128.0.0.1", 0},       {"126.255.255.255", 0},  {"192.0.2.1", 0},
-        {"::ffff:10.0.0.1", 0}, {"::2", 0},              {"fe80::1", 0},
+        {"127.0.0.1", 1},
+        {"127.255.255.254", 1},
+        {"127.1.2.3", 1},
+        {"::1", 1},
+        {"::ffff:127.0.0.1", 1},
+        {"0:0:0:0:0:0:0:1", 1},
+        {"0.0.0.0", 0},
+        {"::", 0},
+        {"10.0.0.1", 0},
+        {"128.0.0.1", 0},
+        {"126.255.255.255", 0},
+        {"192.0.2.1", 0},
+        {"::ffff:10.0.0.1", 0},
+        {"::2", 0},
+        {"fe80::1", 0},
         {"localhost", 0}, /* not a literal: --listen takes literals only */
         {"", 0},
     };
@@ -62,8 +72,7 @@ static void test_rules(void **state)
         {{"--db", "x.db", "--tls-cert", "c", NULL}, 2},
         {{"--db", "x.db", "--tls-key", "k", NULL}, 2},
         {{"--db", "x.db", "--tls-priorities", "NORMAL", NULL}, 2},
-        {{"--db", "x.db", "--tls-cert", "c", "--tls-key", "k", "--tls-priorities", "NORMAL",
-          NULL},
+        {{"--db", "x.db", "--tls-cert", "c", "--tls-key", "k", "--tls-priorities", "NORMAL", NULL},
          0},
         {{"--db", "x.db", "--tls-cert", NULL}, 2}, /* no value */
         {{"--db", "x.db", "--insecure-http=1", NULL}, 2},
