@@ -5,7 +5,9 @@
  *   billboardd --print-routes                     the route table
  *   billboardd --db FILE --backup OUT             online backup (backup.h)
  *   billboardd --db FILE --restore BACKUP         a new database from a backup
- *   billboardd --db FILE [--listen A] [--port N] [--port-file F] [configuration] ...
+ *   billboardd --db FILE [--listen A] [--port N] [--port-file F]
+ *              [--tls-cert F --tls-key F [--tls-priorities S]] [--insecure-http]
+ *              [configuration] ...
  *   billboardd --config FILE [flags]              the same, from a file
  *
  * The daemon's own flags are parsed with getopt_long; every other flag is a
@@ -37,6 +39,8 @@
 struct bb_options {
     /* Borrowed from argv or from file. */
     const char *db, *listen, *port_file, *admin_file;
+    const char *tls_cert, *tls_key, *tls_priorities; /* NULL: plain HTTP */
+    int insecure_http;            /* plain HTTP allowed on a non-loopback address */
     const char *config;           /* --config FILE */
     const char *backup, *restore; /* --backup OUT, --restore BACKUP */
     unsigned port;
@@ -61,6 +65,16 @@ struct bb_options {
  * value ("FILE:LINE: ..."). --help or -h sets o->help and stops parsing
  * (the file is not read). Either way the caller calls bb_options_release(). */
 int bb_options_parse(struct bb_options *o, int argc, char **argv);
+
+/* The rules between flags, checked once every flag is read: --tls-cert and
+ * --tls-key come together (--tls-priorities only with them), and plain HTTP
+ * is served on a loopback address only, unless --insecure-http. Returns 0,
+ * or the exit status (2) after a message on stderr. */
+int bb_options_check(const struct bb_options *o);
+
+/* 1 if addr is an IPv4 or IPv6 loopback literal (127.0.0.0/8, ::1,
+ * ::ffff:127.0.0.0/104), else 0 (any other address, or not a literal). */
+int bb_listen_is_loopback(const char *addr);
 
 /* Frees what o owns (the configuration file's content). */
 void bb_options_release(struct bb_options *o);

@@ -1,13 +1,16 @@
 /*
  * test_options.c — billboardd's command line and --config file: every flag
  * --help lists is a key of the file (commands excepted) that means exactly
- * what the flag means — the same values accepted, the same options set; a
- * flag on the command line overrides the file's key, and the configuration
- * flags in effect are the file's and the command line's without the
- * overridden; errors name FILE:LINE.
+ * what the flag means — the same values accepted, the same options set, a
+ * switch as "key = true"; a flag on the command line overrides the file's
+ * key, and the configuration flags in effect are the file's and the command
+ * line's without the overridden; errors name FILE:LINE. The HTTPS flags and
+ * the rule that plain HTTP is served on loopback only unless
+ * --insecure-http.
  */
 #include "testutil.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,6 +85,8 @@ static void assert_same(const struct bb_options *a, const struct bb_options *b, 
     char *da = bb_config_dump(&a->given), *db = bb_config_dump(&b->given);
     if (!same_str(a->db, b->db) || !same_str(a->listen, b->listen) ||
         !same_str(a->port_file, b->port_file) || !same_str(a->admin_file, b->admin_file) ||
+        !same_str(a->tls_cert, b->tls_cert) || !same_str(a->tls_key, b->tls_key) ||
+        !same_str(a->tls_priorities, b->tls_priorities) || a->insecure_http != b->insecure_http ||
         a->port != b->port || a->max_body != b->max_body ||
         memcmp(&a->http, &b->http, sizeof(a->http)) != 0 || !same_str(da, db) ||
         a->ngiven != b->ngiven)
@@ -200,7 +205,9 @@ static void test_command_line_overrides_the_file(void **state)
                "dim = 3\n"
                "actions = 2\n"
                "max-episodes = 100\n"
-               "epsilon = 2\n");
+               "epsilon = 2\n"
+               "listen = 0.0.0.0\n"
+               "insecure-http = true\n");
     assert_int_equal(parse(&o, (const char *[]){"--port", "9000", "--config", conf, "--horizon",
                                                 "6", "--beta", "3", NULL}),
                      0);
@@ -208,6 +215,8 @@ static void test_command_line_overrides_the_file(void **state)
     assert_int_equal(o.port, 9000);
     assert_int_equal(o.http.threads, 4);
     assert_string_equal(o.config, conf);
+    assert_int_equal(o.insecure_http, 1); /* a switch from the file */
+    assert_int_equal(bb_options_check(&o), 0);
     assert_int_equal(o.given.H, 6);
     assert_int_equal(o.given.d, 3);
     assert_true(o.given.beta == 3);
@@ -273,12 +282,96 @@ static void test_errors(void **state)
     bb_options_release(&o);
 }
 
+static void test_loopback(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *addr;
+        int loopback;
+    } t[] = {
+        {"127.0.0.1", 1},
+        {"127.255.255.254", 1},
+        {"127.1.2.3", 1},
+        {"::1", 1},
+        {"::ffff:127.0.0.1", 1},
+        {"0:0:0:0:0:0:0:1", 1},
+        {"0.0.0.0", 0},
+        {"::", 0},
+        {"10.0.0.1", 0},
+        {"128.0.0.1", 0},
+        {"126.255.255.255", 0},
+        {"192.0.2.1", 0},
+        {"::ffff:10.0.0.1", 0},
+        {"::2", 0},
+        {"fe80::1", 0},
+        {"localhost", 0}, /* not a literal: --listen takes literals only */
+        {"", 0},
+    };
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+        if (bb_listen_is_loopback(t[i].addr) != t[i].loopback)
+            fail_msg("%s: loopback %d, want %d", t[i].addr, !t[i].loopback, t[i].loopback);
+}
+
+/* Parses a NULL-terminated argument list and applies the rules between
+ * flags: 0 or the exit status. */
+static int parse_check(const char *const *args)
+{
+    static struct bb_options o;
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)"billboardd";
+    for (; *args; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    memset(&o, 0, sizeof(o));
+    optind = 1; /* bb_options_parse reads argv[optind] itself: not 0 */
+    int rc = bb_options_parse(&o, argc, argv);
+    return rc ? rc : bb_options_check(&o);
+}
+
+static void test_rules(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[10];
+        int status;
+    } t[] = {
+        {{"--db", "x.db", NULL}, 0}, /* 127.0.0.1 by default */
+        {{"--db", "x.db", "--listen", "::1", NULL}, 0},
+        {{"--db", "x.db", "--listen", "0.0.0.0", NULL}, 2},
+        {{"--db", "x.db", "--listen", "::", NULL}, 2},
+        {{"--db", "x.db", "--listen", "0.0.0.0", "--insecure-http", NULL}, 0},
+        {{"--db", "x.db", "--listen", "0.0.0.0", "--tls-cert", "c", "--tls-key", "k", NULL}, 0},
+        {{"--db", "x.db", "--tls-cert", "c", NULL}, 2},
+        {{"--db", "x.db", "--tls-key", "k", NULL}, 2},
+        {{"--db", "x.db", "--tls-priorities", "NORMAL", NULL}, 2},
+        {{"--db", "x.db", "--tls-cert", "c", "--tls-key", "k", "--tls-priorities", "NORMAL", NULL},
+         0},
+        {{"--db", "x.db", "--tls-cert", NULL}, 2}, /* no value */
+        {{"--db", "x.db", "--insecure-http=1", NULL}, 2},
+    };
+    FILE *saved = stderr;
+    stderr = fopen("/dev/null", "w"); /* the messages are the integration test's */
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        int got = parse_check(t[i].args);
+        if (got != t[i].status) {
+            fclose(stderr);
+            stderr = saved;
+            fail_msg("case %zu: status %d, want %d", i, got, t[i].status);
+        }
+    }
+    fclose(stderr);
+    stderr = saved;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_flag_is_a_key),
         cmocka_unit_test(test_command_line_overrides_the_file),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_loopback),
+        cmocka_unit_test(test_rules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
