@@ -1,10 +1,14 @@
 # billboard — top-level build.
 #
 #   make                 build libraries, billboardd, tools
-#   make test            build and run every test; ends with "N passed, N failed"
+#   make test            build and run every test (make lint's checks too);
+#                        ends with "N passed, N failed"
+#   make lint            Spectral on proto/openapi.yaml, shellcheck on every
+#                        shell script, no banned C functions (tests/lint/)
 #   make SANITIZER=address,undefined test
 #   make bench           benchmarks (print figures and ratios, assert nothing)
 #   make run             the main job (see README)
+#   make install         the client side and the host's (DESTDIR=, PREFIX=)
 #   make tidy            clang-tidy over the sources
 #   make docker-test     the compose stack in Docker (tests/integration/90-docker.sh;
 #                        also part of make test, skipped there without an engine)
@@ -30,8 +34,23 @@ LDFLAGS += -fsanitize=$(SANITIZER)
 O       := build-san
 endif
 
-.PHONY: all test unit-test integration-test bench run tidy clean install check-layers docker-test
+.PHONY: all test unit-test integration-test bench run tidy clean install check-layers lint \
+        install-client install-host docker-test
 all: check-layers
+
+# Where `make install` puts things (under $(DESTDIR)): the client side
+# (client/client.mk: library, headers, pkg-config file, CLI) and the host's
+# (deploy/deploy.mk: billboardd, its systemd unit, the example
+# configuration, the documentation).
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DOCDIR     ?= $(PREFIX)/share/doc/billboard
+SYSCONFDIR ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+install: install-client install-host
 
 # Layers, each with its own include path, so a header a layer must not use
 # is not found (tests/check-layers.sh also checks the #include lines):
@@ -74,6 +93,7 @@ include server/server.mk
 -include client/client.mk
 -include client/sim/sim.mk
 -include bench/bench.mk
+include deploy/deploy.mk
 include tests/tests.mk
 
 # Quiet by default; `make V=1` shows the full command lines.
@@ -87,6 +107,11 @@ $(O)/%.o: %.c | $(INC_ROOT)/engine
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(LAYER_INC) -c $< -o $@
+
+# The checks that need no build: each tests/lint/*.sh, all run, any failure
+# fails (make test runs them too, counted in its summary).
+lint:
+	@rc=0; for t in tests/lint/*.sh; do O=$(O) bash "$$t" || { echo "lint FAILED: $$t"; rc=1; }; done; exit $$rc
 
 tidy:
 	clang-tidy $(wildcard proto/*.c server/*.c server/engine/*.c client/*.c) -- $(CFLAGS) $(TEST_INC)
