@@ -108,15 +108,19 @@ dk_client_for_engine() {
 dk_start_dockerd() {
     command -v dockerd >/dev/null || dk_cannot_run "no Docker engine answers and there is no dockerd (apt-get install docker.io, or deploy/install-deps)"
     [ "$(id -u)" -eq 0 ] || dk_cannot_run "no Docker engine answers, and starting dockerd needs root"
-    mkdir -p "$DK_CACHE"
+    mkdir -p "$DK_CACHE" || dk_cannot_run "cannot create $DK_CACHE"
     chmod 700 "$DK_CACHE"
     # One engine per data directory: a second make docker-test waits.
     exec 9>"$DK_CACHE/lock"
     flock -w 900 9 || dk_cannot_run "$DK_CACHE is locked by another Docker test for 15 minutes"
+    local old
+    old=$(cat "$DK_CACHE/docker.pid" 2>/dev/null || true)
+    if [ -n "$old" ] && kill -0 "$old" 2>/dev/null; then
+        dk_cannot_run "a dockerd (pid $old, $DK_CACHE/docker.pid) left by an earlier run still uses $DK_CACHE: stop it"
+    fi
     export DOCKER_HOST="unix://$TMP/docker.sock"
     # fd 9 (the lock) is not inherited: a dockerd left behind must not
-    # hold the lock. Its pid file in $DK_CACHE makes a second dockerd on
-    # the same data refuse to start, with that reason in its log.
+    # hold the lock; its pid file in $DK_CACHE names it.
     dockerd --host "$DOCKER_HOST" --data-root "$DK_CACHE/data" --exec-root "$TMP/exec" \
         --pidfile "$DK_CACHE/docker.pid" >"$TMP/dockerd.log" 2>&1 9>&- &
     DK_DOCKERD_PID=$!
