@@ -17,7 +17,8 @@
 #     plays SIM_EPISODES episodes) and requires billboard version > 0;
 #   - `down` then `up` keeps episodes, billboards, clinics and the privacy
 #     ledger byte-identical (GET bodies compared; every acknowledged
-#     Idempotency-Key replays with its acknowledged body);
+#     Idempotency-Key replays with its acknowledged body), and the sim
+#     service plays again as the same clinics (tokens on its volume);
 #   - kills the daemon under concurrent posts, with `docker kill -s KILL`
 #     (then `up`) and as a crash from the host (the restart policy brings it
 #     back), and replays every acknowledged key;
@@ -208,23 +209,28 @@ printf '%s\n' "$TOKEN" >>"$TMP/secrets"
 rm -f "$TMP/enrol.json"
 
 # --- simulated clinics move the billboard -------------------------------------
-dk_step "the sim service: $SIM_CLINICS clinics, $SIM_EPISODES episodes"
-dk_timeout 180 "${CS[@]}" up -d sim >"$TMP/sim-up.log" 2>&1 || {
-    cat "$TMP/sim-up.log"
-    dk_fail "compose --profile sim up -d sim"
+run_sim() { # LOG: one run of the sim service, its log in $TMP/LOG
+    local sim st
+    dk_timeout 180 "${CS[@]}" up -d sim >"$TMP/sim-up.log" 2>&1 || {
+        cat "$TMP/sim-up.log"
+        dk_fail "compose --profile sim up -d sim"
+    }
+    sim=$(service_id sim)
+    hardened "$sim" sim || dk_fail "hardening of the sim service"
+    for _ in $(seq 1 360); do
+        st=$(inspect "$sim" '{{.State.Status}}')
+        [ "$st" = exited ] && break
+        sleep 0.5
+    done
+    "$DOCKER" logs "$sim" >"$TMP/$1" 2>&1 || true
+    [ "$st" = exited ] || dk_fail "the sim service still running after 180 s: $(tail -n 5 "$TMP/$1")"
+    [ "$(inspect "$sim" '{{.State.ExitCode}}')" = 0 ] ||
+        dk_fail "sim exited $(inspect "$sim" '{{.State.ExitCode}}'): $(tail -n 10 "$TMP/$1")"
+    grep -q "K=$SIM_EPISODES cumulative regret" "$TMP/$1" || dk_fail "sim summary: $(tail -n 5 "$TMP/$1")"
 }
-SIM=$(service_id sim)
-hardened "$SIM" sim || dk_fail "hardening of the sim service"
-for _ in $(seq 1 360); do
-    st=$(inspect "$SIM" '{{.State.Status}}')
-    [ "$st" = exited ] && break
-    sleep 0.5
-done
-"$DOCKER" logs "$SIM" >"$TMP/sim.log" 2>&1 || true
-[ "$st" = exited ] || dk_fail "the sim service still running after 180 s: $(tail -n 5 "$TMP/sim.log")"
-[ "$(inspect "$SIM" '{{.State.ExitCode}}')" = 0 ] || dk_fail "sim exited $(inspect "$SIM" '{{.State.ExitCode}}'): $(tail -n 10 "$TMP/sim.log")"
+dk_step "the sim service: $SIM_CLINICS clinics, $SIM_EPISODES episodes"
+run_sim sim.log
 grep -q "enrolled sim-clinic-$SIM_CLINICS" "$TMP/sim.log" || dk_fail "sim did not enrol: $(cat "$TMP/sim.log")"
-grep -q "K=$SIM_EPISODES cumulative regret" "$TMP/sim.log" || dk_fail "sim summary: $(tail -n 5 "$TMP/sim.log")"
 v=$(clinic get "$PORT" /v1/privacy 'd["billboard_version"]')
 [ "$v" -gt 0 ] || dk_fail "the billboard is still at version 0 after $SIM_EPISODES episodes"
 echo "billboard version $v after the sim's episodes"
@@ -249,6 +255,14 @@ n=$(clinic replay "$PORT" "$TOKEN" "$TMP/acked") || dk_fail "replay after down/u
 clinic snapshot "$PORT" "$ADMIN" "$TMP/replayed" || dk_fail "snapshot"
 cmp -s "$TMP/before/privacy" "$TMP/replayed/privacy" || dk_fail "a replay was stored"
 echo "$n acknowledged keys replayed with their bodies"
+# The sim service again: its clinics' tokens stayed on its volume, so it
+# plays as the same clinics and enrols none.
+export SIM_EPISODES=200
+run_sim sim2.log
+! grep -q enrolled "$TMP/sim2.log" || dk_fail "the sim service enrolled again: $(cat "$TMP/sim2.log")"
+clinic snapshot "$PORT" "$ADMIN" "$TMP/sim2" || dk_fail "snapshot"
+cmp -s "$TMP/before/clinics" "$TMP/sim2/clinics" || dk_fail "the clinics changed: $(cat "$TMP/sim2/clinics")"
+echo "the sim service played again as the same $SIM_CLINICS clinics"
 
 # --- kill -9 under concurrent posts --------------------------------------------
 kill_cycle() { # NAME HOW
@@ -349,7 +363,7 @@ PY
 [ "$(grep -c 'SQLite database\|contains the secret' "$TMP/control.out")" = 2 ] ||
     dk_fail "the scan's control: $(cat "$TMP/control.out")"
 "$DOCKER" logs "$CID" >"$TMP/daemon.log" 2>&1 || true
-for f in daemon.log sim.log; do
+for f in daemon.log sim.log sim2.log; do
     if grep -qF -f "$TMP/secrets" "$TMP/$f" || grep -q 'bbt_' "$TMP/$f"; then
         dk_fail "a token in the $f"
     fi
