@@ -22,7 +22,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR     ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # Public headers client.h pulls in; never the server's.
-CLIENT_HEADERS := include/billboard/client.h include/billboard/billboard.h \
+CLIENT_HEADERS := include/billboard/client.h include/billboard/billboard.h include/billboard/problem.h \
                   include/billboard/codec.h include/billboard/episode.h include/billboard/err.h
 
 all: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD) $(CLIENT_PC)

@@ -25,14 +25,15 @@
  *
  * Errors. Every fallible call returns BB_OK or a negative enum bb_err:
  *   BB_ENET      the daemon could not be reached (after the retries)
- *   BB_ESERVER   the daemon answered 5xx (after the retries)
+ *   BB_ESERVER   the daemon answered 5xx or 429 (after the retries)
  *   BB_EPROTO    HTTP 400/415, or an answer that is not what the API says
- *   BB_EAUTH     HTTP 401/403: missing, bad or revoked token
+ *   BB_EAUTH     HTTP 401: missing, bad or revoked token; 403: a valid token
+ *                of the wrong role (a clinic's on an admin call, or the reverse)
  *   BB_ENOTFOUND HTTP 404 (e.g. no such billboard version or clinic)
  *   BB_ECONFLICT HTTP 409: idempotency key reused with another body
  *   BB_EFULL     HTTP 409 because K_max episodes are already used
  *   BB_ECAP      HTTP 409 because the update cap N_max is reached
- *   BB_EINVAL    HTTP 413/422 (validation), or a bad argument to the call
+ *   BB_EINVAL    HTTP 413/422 (validation), 431, or a bad argument to the call
  *   BB_EIO       the local state store failed
  *   BB_ENOMEM    allocation failed
  * After a call that talked to the daemon, bb_client_last_status() is the HTTP
@@ -40,10 +41,14 @@
  * problem+json title and detail of an error answer (or the libcurl message of
  * a network error).
  *
- * Retries. Network errors and 5xx answers are retried with exponential
+ * The three 409s are told apart by the problem type URI of the answer
+ * (billboard/problem.h), not by its wording.
+ *
+ * Retries. Network errors, 5xx and 429 answers are retried with exponential
  * backoff (base, doubling, capped per wait, plus jitter) until max_attempts
- * or until the total time spent waiting would exceed total_ms; 4xx answers are
- * never retried. Only requests that are safe to repeat are retried: GETs,
+ * or until the total time spent waiting would exceed total_ms; a 429 or 503
+ * with Retry-After (seconds or an HTTP date) waits at least that long, but
+ * never more than cap_ms at a time. Other 4xx answers are never retried. Only requests that are safe to repeat are retried: GETs,
  * DELETE, POST /v1/recommend (stores nothing) and POST /v1/episodes (always
  * with an Idempotency-Key); POST /v1/clinics is not. Every call therefore
  * returns within about max_attempts * timeout_ms + total_ms.
