@@ -43,10 +43,22 @@ static int precheck(struct bbd *d, struct bb_req *r, const char **detail)
     const struct bb_route *rt = r->route;
     const char *authz =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-    if (rt->who == BB_ADMIN && bb_auth_admin(d->auth, authz) != BB_OK)
-        return BB_EAUTH;
-    if (rt->who == BB_CLINIC && bb_auth_clinic(d->auth, authz, &r->clinic) != BB_OK)
-        return BB_EAUTH;
+    /* A token that is valid but of the other role is refused with 403: the
+     * caller is known, the route is not theirs (RFC 9110 §15.5.4). */
+    if (rt->who == BB_ADMIN && bb_auth_admin(d->auth, authz) != BB_OK) {
+        int64_t clinic;
+        if (bb_auth_clinic(d->auth, authz, &clinic) != BB_OK)
+            return BB_EAUTH;
+        *detail = "a clinic's token may not administer clinics; this route needs the admin token";
+        return BBD_EFORBIDDEN;
+    }
+    if (rt->who == BB_CLINIC && bb_auth_clinic(d->auth, authz, &r->clinic) != BB_OK) {
+        if (bb_auth_admin(d->auth, authz) != BB_OK)
+            return BB_EAUTH;
+        *detail = "the admin token is not a clinic's; this route needs a clinic token "
+                  "(POST /v1/clinics enrols one)";
+        return BBD_EFORBIDDEN;
+    }
     if (!rt->has_body)
         return BB_OK;
     if (!is_json(
