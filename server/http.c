@@ -24,7 +24,41 @@
 struct bb_http {
     struct MHD_Daemon *mhd;
     struct bbd *d;
+    size_t max_head; /* request line + header fields, bytes (head_size) */
 };
+
+/* libmicrohttpd keeps the request line and every header field in the
+ * connection's memory pool and, when they do not fit, answers 431 itself
+ * with a fixed HTML page before the access handler runs (its
+ * REQUEST_TOO_BIG text, compiled in, with no option to replace it in
+ * 0.9.75 or 1.0). So the daemon sets its own, lower limit: half the pool.
+ * A head over it but within the pool gets a problem+json 431 from here; only
+ * a head over the whole pool still gets libmicrohttpd's page. */
+#define HEAD_FIELD_COST 64 /* the pool's bookkeeping per field, roughly */
+
+struct head_size {
+    size_t bytes, fields;
+};
+
+static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    struct head_size *n = cls;
+    (void)kind;
+    /* "Name: value\r\n" on the wire; "key=value&" in the query string. */
+    n->bytes += (key ? strlen(key) : 0) + (value ? strlen(value) : 0) + 4;
+    n->fields++;
+    return MHD_YES;
+}
+
+/* The size of the request's head as the daemon counts it. */
+static size_t head_size(struct MHD_Connection *conn, const char *method, const char *url)
+{
+    struct head_size n = {strlen(method) + strlen(url) + sizeof(" HTTP/1.1\r\n"), 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_field, &n);
+    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, count_field, &n);
+    return n.bytes + n.fields * HEAD_FIELD_COST;
+}
 
 static int is_json(const char *ctype)
 {
@@ -84,7 +118,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **req_cls)
 {
-    struct bbd *d = cls;
+    struct bb_http *h = cls;
+    struct bbd *d = h->d;
     struct bb_req *r = *req_cls;
     (void)version;
     if (!r) {
@@ -92,6 +127,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_NO;
         *req_cls = r;
         r->conn = conn;
+        if (head_size(conn, method, url) > h->max_head) {
+            char why[128];
+            snprintf(why, sizeof(why),
+                     "the request line and header fields are over the limit of %zu bytes",
+                     h->max_head);
+            r->route_idx = BB_METRICS_ROUTES - 1;
+            return bb_reply_problem(r, BBD_EHEADERS, why, NULL);
+        }
         r->route_idx = bb_route_match(method, url, r->param, sizeof(r->param));
         if (r->route_idx < 0) {
             int err = r->route_idx == -1 ? BBD_ENOROUTE : BBD_EMETHOD;
@@ -173,6 +216,7 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
     if (!h)
         goto out;
     h->d = d;
+    h->max_head = o->conn_memory / 2;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | MHD_USE_ERROR_LOG;
     struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
@@ -190,7 +234,7 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
         goto out;
     }
     h->mhd = MHD_start_daemon(
-        flags, (uint16_t)o->port, NULL, NULL, on_request, d, MHD_OPTION_EXTERNAL_LOGGER, on_log,
+        flags, (uint16_t)o->port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, on_log,
         NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE, o->threads,
         MHD_OPTION_CONNECTION_LIMIT, o->conn_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         o->per_ip_limit, MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
