@@ -12,7 +12,8 @@
  * SIGINT: stop accepting, let the writer commit and answer everything
  * queued, exit 0. A storage failure (d.fatal) ends the process with 1, so
  * that a restart recovers from what was committed. Exit status 2: bad flags
- * or configuration.
+ * or configuration (e.g. a new database without --horizon). A start that
+ * fails before listening removes the database file if it created it.
  */
 #include <cblas.h>
 #include <signal.h>
@@ -47,7 +48,7 @@ int main(int argc, char **argv)
     static struct bb_options o;
     static struct bbd d;
     struct bb_http *http = NULL;
-    int status = 1;
+    int status = 1, listened = 0;
     /* The LSVI update runs its own threads around BLAS calls on small
      * matrices (d <= ~64), where OpenBLAS's threads only spin (lsvi.h);
      * OPENBLAS_NUM_THREADS, if set, still wins. */
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (o.print_params) {
-        rc = bb_configure_print(&o.given, stdout);
+        rc = bb_configure_print(&o, stdout);
         return rc == BB_OK ? 0 : rc == BB_EINVAL ? 2 : 1;
     }
     if (!o.db) {
@@ -84,8 +85,12 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    if (bb_daemon_open(&d, &o) != BB_OK)
+    rc = bb_daemon_open(&d, &o);
+    if (rc != BB_OK) {
+        if (rc == BB_EINVAL || rc == BB_ECONFLICT)
+            status = 2; /* the flags or the configuration */
         goto out;
+    }
     struct bb_writer_ctx wx = {d.engine, d.db, d.pool, d.auth, &d.board, &d.stats, &d.fatal};
     if (bb_writer_start(&wx, &d.writer) != BB_OK)
         goto out;
@@ -97,6 +102,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "billboardd: %s\n", why);
         goto stop;
     }
+    listened = 1;
     if (o.port_file && write_port(o.port_file, port) != BB_OK) {
         fprintf(stderr, "billboardd: cannot write %s\n", o.port_file);
         goto stop;
@@ -127,5 +133,10 @@ stop:
         status = 1;
 out:
     bb_daemon_release(&d);
+    /* A database this start created and never served is removed: a failed
+     * first start leaves nothing behind to be mistaken for a configured
+     * service. Once it listened, a client may have written to it. */
+    if (!listened)
+        bb_daemon_unlink_created(&d, o.db);
     return status;
 }

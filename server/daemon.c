@@ -10,10 +10,12 @@
 #include "daemon.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "configure.h"
 #include "options.h"
@@ -66,6 +68,24 @@ static int admin_token(struct bbd *d, const char *file)
     return rc;
 }
 
+/* Creates path if it does not exist yet (an empty file is an empty SQLite
+ * database), so that this start knows the file is its own: only then may a
+ * failed start remove it. O_EXCL decides, not a stat() another process
+ * could race. */
+static int create_db_file(struct bbd *d, const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        d->created = 1;
+        close(fd);
+        return BB_OK;
+    }
+    if (errno == EEXIST)
+        return BB_OK;
+    fprintf(stderr, "billboardd: cannot create %s: %s\n", path, strerror(errno));
+    return BB_EIO;
+}
+
 int bb_daemon_open(struct bbd *d, const struct bb_options *o)
 {
     char why[512];
@@ -76,7 +96,10 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     bb_stats_init(&d->stats);
     bb_board_slot_init(&d->board);
     atomic_init(&d->fatal, 0);
-    int rc = bb_db_open(o->db, 0, &d->db, why, sizeof(why));
+    int rc = create_db_file(d, o->db);
+    if (rc != BB_OK)
+        goto out;
+    rc = bb_db_open(o->db, 0, &d->db, why, sizeof(why));
     if (rc != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         goto out;
@@ -128,4 +151,18 @@ void bb_daemon_release(struct bbd *d)
     bb_db_close(d->db);
     bb_board_slot_release(&d->board);
     bb_stats_release(&d->stats);
+}
+
+void bb_daemon_unlink_created(const struct bbd *d, const char *path)
+{
+    static const char *const suffix[] = {"-wal", "-shm", "-journal", ""};
+    char f[4096];
+    if (!d->created)
+        return;
+    /* The main file last: while it exists, the others are recognisably its. */
+    for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+        int n = snprintf(f, sizeof(f), "%s%s", path, suffix[i]);
+        if (n > 0 && (size_t)n < sizeof(f) && unlink(f) != 0 && errno != ENOENT)
+            fprintf(stderr, "billboardd: cannot remove %s: %s\n", f, strerror(errno));
+    }
 }

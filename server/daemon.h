@@ -37,6 +37,7 @@ struct bbd {
     struct bb_stats stats; /* what /v1/privacy and /metrics report */
     atomic_int fatal;      /* storage failed: stop and let recovery run */
     size_t max_body;       /* request body cap, bytes */
+    int created;           /* this start created the database file */
 };
 
 struct bb_options;
@@ -49,5 +50,11 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o) BB_WARN_UNUSED;
 
 /* Frees every member of d (the writer's too); d may be partly open. */
 void bb_daemon_release(struct bbd *d);
+
+/* After bb_daemon_release(d): if this start created the database at path
+ * (d->created), removes it and its -wal, -shm and -journal files, so a
+ * start that failed before serving leaves nothing half-made. Never call it
+ * once the daemon has listened: a client may have written to it. */
+void bb_daemon_unlink_created(const struct bbd *d, const char *path);
 
 #endif
