@@ -252,7 +252,8 @@ int bb_client_pending(struct bb_client *c, long *open, long *unsent) BB_WARN_UNU
 /* Every episode of the state store, oldest first: *out (caller owns) is a
  * JSON array of {"id", "state": "open"|"unsent"|"sent"|"rejected", "steps",
  * "H", "billboard_version", "episode": the daemon's index k or null,
- * "created": UTC time, "reason": why the daemon refused it, or null}. */
+ * "created": RFC 3339 UTC time to the second ("2026-11-23T15:04:05Z"),
+ * "reason": why the daemon refused it, or null}. */
 int bb_client_episodes(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
 
 /* Deletes from the state store every episode the daemon has acknowledged,
@@ -297,7 +298,9 @@ int bb_client_sizes(struct bb_client *c, int *H, int *A, int *d) BB_WARN_UNUSED;
 
 /* POST /v1/clinics {"name": name}: *out receives the daemon's answer (caller
  * owns; it holds the clinic id and its token, shown only this once — the
- * caller should store it and json_decref promptly). Not retried. */
+ * caller should store it and json_decref promptly). Not retried. Times in
+ * the daemon's answers ("created", "revoked") are Unix seconds, as the API
+ * sends them. */
 int bb_client_clinic_add(struct bb_client *c, const char *name, json_t **out) BB_WARN_UNUSED;
 
 /* GET /v1/clinics: *out receives the list (caller owns). */
