@@ -100,11 +100,13 @@ elapsed=$(cat "$WORK"/*.secs 2>/dev/null | awk '{s += $1} END {print s + 0}')
 rows() { tail -n +3 "$WORK/$1.md"; }
 head2() { head -n 2 "$WORK/$1.md"; }
 
-# The price-of-privacy section is client/sim/price.sh's (make price): keep it.
+# The price-of-privacy section is client/sim/price.sh's (make price), the
+# tuning and levers sections follow it: keep them.
 price_block="$WORK/price-section.md"
 python3 - "$OUT" "$price_block" <<'PY'
 import re, sys
-m = re.search(r"<!-- price:begin.*?<!-- price:end -->(\s*<!-- tune:begin.*?<!-- tune:end -->)?",
+m = re.search(r"<!-- price:begin.*?<!-- price:end -->(\s*<!-- tune:begin.*?<!-- tune:end -->)?"
+              r"(\s*<!-- levers:begin.*?<!-- levers:end -->)?",
               open(sys.argv[1]).read(), re.S) \
     if __import__("os").path.exists(sys.argv[1]) else None
 open(sys.argv[2], "w").write(m.group(0) if m else "")

@@ -18,7 +18,7 @@
 
 /* What a worker hands back for one cell. */
 struct cell {
-    int done;         /* 1 = ran, -1 = failed */
+    int done;         /* 1 = ran, 2 = skipped (invalid configuration), -1 = failed */
     double regret;    /* private (or the swept algorithm) */
     double random;    /* the uniform policy, same environment and seed */
     long updates, switches;
@@ -144,6 +144,37 @@ out:
     bb_sim_env_free(env);
 }
 
+/* Marks in skip[c * neps + e] the reason configuration c at budget e is
+ * refused by the engine (bb_sim_params on the first environment), or
+ * leaves it empty. BB_OK, or an error making that environment. */
+static int check_configs(const struct bb_sim_sweep *s, long nc, char (*skip)[160], char *why,
+                         size_t whylen)
+{
+    struct bb_sim_env *env = NULL;
+    int rc = s->make_env(s->env_ctx, s->env_seed[0], &env);
+    if (rc != BB_OK) {
+        snprintf(why, whylen, "environment %ld: %s", s->env_seed[0], bb_strerror(rc));
+        return rc;
+    }
+    for (long c = 0; c < nc; c++)
+        for (int e = 0; e < s->neps; e++) {
+            struct bb_params base = s->base, p;
+            char label[256];
+            base.rho = 0;
+            base.epsilon = s->eps[e];
+            char reason[160] = "";
+            if (apply(s, c, &base, label, sizeof(label)) != BB_OK)
+                snprintf(reason, sizeof(reason), "a value is refused");
+            else if (bb_sim_params(env, s->algo, &base, s->episodes, &p, reason,
+                                   sizeof(reason)) == BB_OK)
+                continue;
+            snprintf(skip[c * s->neps + e], sizeof(skip[0]), "%s",
+                     reason[0] ? reason : "refused by the engine");
+        }
+    bb_sim_env_free(env);
+    return BB_OK;
+}
+
 struct row {
     long c;
     double eps, mean, sd, lo, hi, regret;
@@ -173,22 +204,34 @@ int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, 
     if (cell == MAP_FAILED)
         return BB_ENOMEM;
     memset(cell, 0, bytes);
+    /* A combination the engine refuses (say a cap above the bound it
+     * implies) is reported and skipped, not fatal to the whole sweep. */
+    char (*skip)[160] = calloc((size_t)(nc * s->neps), sizeof(*skip));
+    if (!skip)
+        goto out;
+    if ((rc = check_configs(s, nc, skip, why, whylen)) != BB_OK)
+        goto out;
+    for (long i = 0; i < n; i++)
+        if (skip[i / s->nseed / s->nenv][0]) /* = configuration * neps + budget */
+            cell[i].done = 2;
     fflush(NULL);
     for (int w = 0; w < jobs; w++) {
         pid_t pid = fork();
         if (pid == 0) {
             for (long i = w; i < n; i += jobs)
-                run_cell(s, i, &cell[i]);
+                if (cell[i].done != 2)
+                    run_cell(s, i, &cell[i]);
             _exit(0);
         }
         if (pid < 0) /* no process to be had: run this share here */
             for (long i = w; i < n; i += jobs)
-                run_cell(s, i, &cell[i]);
+                if (cell[i].done != 2)
+                    run_cell(s, i, &cell[i]);
     }
     while (wait(NULL) > 0)
         ;
     for (long i = 0; i < n; i++)
-        if (cell[i].done != 1) {
+        if (cell[i].done != 1 && cell[i].done != 2) {
             snprintf(why, whylen, "run %ld: %s", i,
                      cell[i].done ? cell[i].why : "the worker died before it");
             rc = BB_EINVAL;
@@ -202,6 +245,8 @@ int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, 
     long nrows = 0;
     for (long c = 0; c < nc; c++)
         for (int e = 0; e < s->neps; e++) {
+            if (skip[c * s->neps + e][0])
+                continue;
             struct row *w = &rows[nrows++];
             double sum = 0, sum2 = 0, reg = 0;
             w->c = c, w->eps = s->eps[e], w->lo = INFINITY, w->hi = -INFINITY;
@@ -239,8 +284,18 @@ int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, 
         fprintf(out_md, "| %g | %s | %.3f | %.3f | %.3f | %.3f | %.0f |\n", rows[i].eps, label,
                 rows[i].mean, rows[i].sd, rows[i].lo, rows[i].hi, rows[i].regret);
     }
+    for (long c = 0; c < nc; c++)
+        for (int e = 0; e < s->neps; e++)
+            if (skip[c * s->neps + e][0]) {
+                char label[256];
+                struct bb_params p = s->base;
+                if (apply(s, c, &p, label, sizeof(label)) == BB_OK)
+                    fprintf(out_md, "\nskipped: ε = %g, %s: %s\n", s->eps[e], label,
+                            skip[c * s->neps + e]);
+            }
     rc = BB_OK;
 out:
+    free(skip);
     free(rows);
     munmap(cell, bytes);
     return rc;

@@ -56,7 +56,10 @@ struct bb_sim_sweep {
 int bb_sim_sweep_axis(struct bb_sim_sweep *s, char *spec, char *why, size_t whylen)
     BB_WARN_UNUSED;
 
-/* Runs the sweep. BB_OK, or the first run's error with a reason in why. */
+/* Runs the sweep. A configuration the engine refuses at some budget (say
+ * --max-updates above the bound it implies) is not run there and is listed
+ * after the table as "skipped: ε = E, FLAGS: reason". BB_OK, or the first
+ * run's error with a reason in why. */
 int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, char *why,
                      size_t whylen) BB_WARN_UNUSED;
 
