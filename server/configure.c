@@ -13,7 +13,7 @@
 static const struct {
     const char *name, *or_name;
 } required[] = {
-    {"--horizon", NULL},      {"--dim", NULL},       {"--actions", NULL},
+    {"--horizon", NULL},      {"--dim", NULL},        {"--actions", NULL},
     {"--max-episodes", NULL}, {"--rho", "--epsilon"},
 };
 

@@ -39,8 +39,7 @@ static const struct kind kinds[] = {
     {BBD_EMEDIA, 415, BB_PROBLEM_MEDIA_TYPE, "Content-Type must be application/json", 0},
     {BB_EINVAL, 422, BB_PROBLEM_VALIDATION, "Request body failed validation", 0},
     {BB_ERANGE, 422, BB_PROBLEM_VALIDATION, "Request body failed validation", 0},
-    {BBD_EHEADERS, 431, BB_PROBLEM_HEADERS_TOO_LARGE,
-     "Request header fields too large", 0},
+    {BBD_EHEADERS, 431, BB_PROBLEM_HEADERS_TOO_LARGE, "Request header fields too large", 0},
     {BB_ENOMEM, 503, BB_PROBLEM_OVERLOADED, "Server out of memory", 1},
     {BB_EIO, 503, BB_PROBLEM_STORAGE, "Storage unavailable", 5},
     {BBD_EUNAVAIL, 503, BB_PROBLEM_UNAVAILABLE, "Service unavailable", 5},
@@ -71,9 +70,9 @@ unsigned bb_problem_retry_after(int err)
 char *bb_problem_json(int err, const char *detail, const char *pointer, size_t *len)
 {
     const struct kind *k = find(err);
-    json_t *o = json_pack("{s:s, s:s, s:i}", "type", k ? k->type : BB_PROBLEM_INTERNAL, "title",
-                          k ? k->title : "Internal server error", "status",
-                          (int)bb_problem_status(err));
+    json_t *o =
+        json_pack("{s:s, s:s, s:i}", "type", k ? k->type : BB_PROBLEM_INTERNAL, "title",
+                  k ? k->title : "Internal server error", "status", (int)bb_problem_status(err));
     char *s = NULL;
     if (!o)
         goto out;

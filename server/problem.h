@@ -16,13 +16,13 @@
 
 /* HTTP-only conditions, outside the range of enum bb_err. */
 enum bbd_err {
-    BBD_ETOOBIG = -100,   /* body over the configured cap -> 413 */
-    BBD_EMEDIA = -101,    /* Content-Type is not application/json -> 415 */
-    BBD_EMETHOD = -102,   /* known path, wrong method -> 405 */
-    BBD_ENOROUTE = -103,  /* no such path -> 404 */
-    BBD_EUNAVAIL = -104,  /* shutting down or storage failed -> 503 */
-    BBD_EHEADER = -105,   /* malformed request header (Idempotency-Key) -> 400 */
-    BBD_EKEYREUSE = -106, /* idempotency key reused with another body -> 409 */
+    BBD_ETOOBIG = -100,    /* body over the configured cap -> 413 */
+    BBD_EMEDIA = -101,     /* Content-Type is not application/json -> 415 */
+    BBD_EMETHOD = -102,    /* known path, wrong method -> 405 */
+    BBD_ENOROUTE = -103,   /* no such path -> 404 */
+    BBD_EUNAVAIL = -104,   /* shutting down or storage failed -> 503 */
+    BBD_EHEADER = -105,    /* malformed request header (Idempotency-Key) -> 400 */
+    BBD_EKEYREUSE = -106,  /* idempotency key reused with another body -> 409 */
     BBD_EFORBIDDEN = -107, /* a valid token of the wrong role (clinic on admin) -> 403 */
     BBD_EHEADERS = -108,   /* request line and header fields over the limit -> 431 */
 };

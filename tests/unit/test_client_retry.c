@@ -1,12 +1,14 @@
 /*
  * test_client_retry.c — the retry policy of libbillboard: which errors are
  * transient, how waits grow and are capped, how HTTP statuses and problem
- * type URIs map to enum bb_err, how Retry-After is read and bounded; and the client's behaviour on the wire against a scripted HTTP
- * responder on 127.0.0.1 (the real billboardd cannot be made to answer 5xx
- * on demand): 5xx, 429 and network errors are retried with the same key and
- * body, other 4xx never, a Retry-After beyond the time budget ends the retries, the attempt cap and the total-time cap hold, a 304
- * keeps the cached billboard without parsing, and the billboard kept in the
- * state file serves the next process (If-None-Match, outage fallback).
+ * type URIs map to enum bb_err, how Retry-After is read and bounded; and the
+ * client's behaviour on the wire against a scripted HTTP responder on
+ * 127.0.0.1 (the real billboardd cannot be made to answer 5xx or 429 on
+ * demand): 5xx, 429 and network errors are retried with the same key and
+ * body, other 4xx never, a Retry-After beyond the time budget ends the
+ * retries, the attempt cap and the total-time cap hold, a 304 keeps the
+ * cached billboard without parsing, and the billboard kept in the state file
+ * serves the next process (If-None-Match, outage fallback).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -98,7 +100,7 @@ static void test_retry_after_parsing(void **state)
         {"5", 0, 5000},
         {"120", 0, 120000},
         {"86400", 0, 86400000},
-        {"86401", 0, 86400000},                  /* at most a day */
+        {"86401", 0, 86400000},                   /* at most a day */
         {"99999999999999999999999", 0, 86400000}, /* no overflow */
         {"-1", 0, -1},
         {"5s", 0, -1},
@@ -336,7 +338,7 @@ static void test_4xx_never_retried(void **state)
         {403, problem, "{\"type\":\"" BB_PROBLEM_FORBIDDEN "\",\"title\":\"wrong role\"}"},
         {431, problem, "{\"type\":\"" BB_PROBLEM_HEADERS_TOO_LARGE "\",\"title\":\"big\"}"},
     };
-    static const int want[] = {BB_EINVAL, BB_EFULL, BB_ECAP, BB_ECONFLICT,
+    static const int want[] = {BB_EINVAL, BB_EFULL, BB_ECAP,  BB_ECONFLICT,
                                BB_EAUTH,  BB_EAUTH, BB_EINVAL};
     enum { N = sizeof(want) / sizeof(want[0]) };
     struct responder r;

@@ -18,13 +18,12 @@ static void test_status_table(void **state)
         int err;
         unsigned status;
     } want[] = {
-        {BB_OK, 200},         {BB_EPROTO, 400},    {BBD_EHEADER, 400}, {BB_EAUTH, 401},
-        {BBD_EFORBIDDEN, 403}, {BBD_EHEADERS, 431},
-        {BB_ENOTFOUND, 404},  {BBD_ENOROUTE, 404}, {BBD_EMETHOD, 405}, {BB_EFULL, 409},
-        {BBD_EKEYREUSE, 409}, {BB_ECONFLICT, 409}, {BB_ECAP, 409},     {BBD_ETOOBIG, 413},
-        {BBD_EMEDIA, 415},    {BB_EINVAL, 422},    {BB_ERANGE, 422},   {BB_EIO, 503},
-        {BB_ENOMEM, 503},     {BBD_EUNAVAIL, 503}, {BB_ELINALG, 500},  {BB_ENOTPD, 500},
-        {-9999, 500},
+        {BB_OK, 200},          {BB_EPROTO, 400},    {BBD_EHEADER, 400},   {BB_EAUTH, 401},
+        {BBD_EFORBIDDEN, 403}, {BBD_EHEADERS, 431}, {BB_ENOTFOUND, 404},  {BBD_ENOROUTE, 404},
+        {BBD_EMETHOD, 405},    {BB_EFULL, 409},     {BBD_EKEYREUSE, 409}, {BB_ECONFLICT, 409},
+        {BB_ECAP, 409},        {BBD_ETOOBIG, 413},  {BBD_EMEDIA, 415},    {BB_EINVAL, 422},
+        {BB_ERANGE, 422},      {BB_EIO, 503},       {BB_ENOMEM, 503},     {BBD_EUNAVAIL, 503},
+        {BB_ELINALG, 500},     {BB_ENOTPD, 500},    {-9999, 500},
     };
     for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
         if (bb_problem_status(want[i].err) != want[i].status)
