@@ -35,7 +35,8 @@ req GET "/v1/config?pad=$(big 20000)"
 expect_431_problem
 # Many small fields: each costs its bookkeeping as well as its bytes.
 args=()
-for i in $(seq 1 200); do args+=(-H "X-Field-$i: $(big 40)"); done
+pad=$(big 40)
+for i in $(seq 1 200); do args+=(-H "X-Field-$i: $pad"); done
 req GET /v1/config "${args[@]}"
 expect_431_problem
 
