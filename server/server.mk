@@ -1,10 +1,28 @@
 # server/engine/: the curator engine (libbbengine.a), usable without the daemon.
 # server/: the daemon billboardd around it.
+
+# GET /v1/openapi.json serves proto/openapi.yaml, converted to JSON and
+# embedded at build time (server/openapi.h). PyYAML comes from Debian's
+# python3-yaml (deploy/install-deps); any python3 on PATH that has it will do.
+OPENAPI_C   := $(O)/gen/server/openapi_json.c
+OPENAPI_OBJ := $(OPENAPI_C:.c=.o)
+YAML_PYTHON = $(firstword $(foreach p,python3 /usr/bin/python3,\
+                 $(shell $(p) -c 'import yaml' 2>/dev/null && echo $(p))))
+
+$(OPENAPI_C): proto/openapi.yaml server/openapi_embed.py
+	@mkdir -p $(dir $@)
+	@test -n "$(YAML_PYTHON)" || { echo "no python3 with PyYAML: run deploy/install-deps (python3-yaml)" >&2; exit 1; }
+	$(YAML_PYTHON) server/openapi_embed.py proto/openapi.yaml $@
+
+$(OPENAPI_OBJ): $(OPENAPI_C)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iserver -c $< -o $@
+
 ENGINE_SRC := $(wildcard server/engine/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(O)/%.o) $(PROTO_OBJ)
 ENGINE_LIB := $(O)/libbbengine.a
 DAEMON_SRC := $(wildcard server/*.c)
-DAEMON_OBJ := $(DAEMON_SRC:%.c=$(O)/%.o)
+DAEMON_OBJ := $(DAEMON_SRC:%.c=$(O)/%.o) $(OPENAPI_OBJ)
 BILLBOARDD := $(O)/billboardd
 
 all: $(ENGINE_LIB) $(BILLBOARDD)
