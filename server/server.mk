@@ -24,6 +24,11 @@ ENGINE_LIB := $(O)/libbbengine.a
 DAEMON_SRC := $(wildcard server/*.c)
 DAEMON_OBJ := $(DAEMON_SRC:%.c=$(O)/%.o) $(OPENAPI_OBJ)
 BILLBOARDD := $(O)/billboardd
+# GnuTLS is the daemon's alone: tls.c loads the certificate it hands
+# libmicrohttpd (which does the TLS with the same GnuTLS).
+DAEMON_DEP_CFLAGS := $(shell pkg-config --cflags gnutls)
+DAEMON_DEP_LIBS   := $(shell pkg-config --libs gnutls)
+$(O)/server/tls.o: CFLAGS += $(DAEMON_DEP_CFLAGS)
 
 all: $(ENGINE_LIB) $(BILLBOARDD)
 
@@ -32,7 +37,7 @@ $(ENGINE_LIB): $(ENGINE_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BILLBOARDD): $(DAEMON_OBJ) $(ENGINE_LIB)
-	$(CC) $(LDFLAGS) -o $@ $(DAEMON_OBJ) $(ENGINE_LIB) $(DEP_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(DAEMON_OBJ) $(ENGINE_LIB) $(DAEMON_DEP_LIBS) $(DEP_LIBS)
 
 # The daemon's modules without main(), so unit tests can link them.
 DAEMON_LIB := $(O)/libbbdaemon.a
@@ -40,3 +45,4 @@ $(DAEMON_LIB): $(filter-out $(O)/server/billboardd.o,$(DAEMON_OBJ))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 UNIT_LIBS += $(DAEMON_LIB)
+UNIT_DEP_LIBS += $(DAEMON_DEP_LIBS)
