@@ -59,7 +59,9 @@ grep -q "16 bytes" "$TMP/err" || fail "message: $(cat "$TMP/err")"
 no_db "$TMP/a.db"
 refused 1 "$TMP/a.db" "${CONF[@]}" --admin-token-file "$TMP/no-such-file"
 no_db "$TMP/a.db"
-refused 1 "$TMP/a.db" "${CONF[@]}" --listen 127.0.0.1.5
+refused 1 "$TMP/a.db" "${CONF[@]}" --listen 127.0.0.1.5 --insecure-http
+no_db "$TMP/a.db"
+refused 2 "$TMP/a.db" "${CONF[@]}" --tls-cert "$TMP/no-cert" --tls-key "$TMP/no-key"
 no_db "$TMP/a.db"
 start_daemon "${CONF[@]}"
 rc=0
