@@ -37,24 +37,25 @@ struct bbd {
     struct bb_stats stats; /* what /v1/privacy and /metrics report */
     atomic_int fatal;      /* storage failed: stop and let recovery run */
     size_t max_body;       /* request body cap, bytes */
-    int created;           /* this start created the database file */
+    int lock_fd;           /* holds the database's lock (lock.h); -1: none */
+    const char *created;   /* the database's path if this start created the
+                            * file (borrowed from the options), else NULL */
 };
 
 struct bb_options;
 
 /* Opens everything d holds for serving what o (borrowed) asks, recovering
  * the engine and the billboard from the database (daemon.c). d must be
- * zeroed. On error a message is on stderr. Either way the caller calls
+ * zeroed; this sets d->lock_fd first. On error a message is on stderr. Either way the caller calls
  * bb_daemon_release(d) once the writer and the server are stopped. */
 int bb_daemon_open(struct bbd *d, const struct bb_options *o) BB_WARN_UNUSED;
 
-/* Frees every member of d (the writer's too); d may be partly open. */
-void bb_daemon_release(struct bbd *d);
-
-/* After bb_daemon_release(d): if this start created the database at path
- * (d->created), removes it and its -wal, -shm and -journal files, so a
- * start that failed before serving leaves nothing half-made. Never call it
- * once the daemon has listened: a client may have written to it. */
-void bb_daemon_unlink_created(const struct bbd *d, const char *path);
+/* Frees every member of d (the writer's too); d may be partly open. With
+ * discard, a database this start created (d->created) is removed with its
+ * -wal, -shm and -journal once SQLite has closed it and before its lock is
+ * released: for a start that failed before listening, so it leaves nothing
+ * half-made. Never discard once the daemon has listened: a client may have
+ * written to it. */
+void bb_daemon_release(struct bbd *d, int discard);
 
 #endif
