@@ -1,7 +1,10 @@
 # billboard — top-level build.
 #
 #   make                 build libraries, billboardd, tools
-#   make test            build and run every test; ends with "N passed, N failed"
+#   make test            build and run every test (make lint's checks too);
+#                        ends with "N passed, N failed"
+#   make lint            Spectral on proto/openapi.yaml, shellcheck on every
+#                        shell script, no banned C functions (tests/lint/)
 #   make SANITIZER=address,undefined test
 #   make bench           benchmarks (print figures and ratios, assert nothing)
 #   make run             the main job (see README)
@@ -28,7 +31,7 @@ LDFLAGS += -fsanitize=$(SANITIZER)
 O       := build-san
 endif
 
-.PHONY: all test unit-test integration-test bench run tidy clean install check-layers
+.PHONY: all test unit-test integration-test bench run tidy clean install check-layers lint
 all: check-layers
 
 # Layers, each with its own include path, so a header a layer must not use
@@ -79,6 +82,11 @@ $(O)/%.o: %.c | $(INC_ROOT)/engine
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(LAYER_INC) -c $< -o $@
+
+# The checks that need no build: each tests/lint/*.sh, all run, any failure
+# fails (make test runs them too, counted in its summary).
+lint:
+	@rc=0; for t in tests/lint/*.sh; do O=$(O) bash "$$t" || { echo "lint FAILED: $$t"; rc=1; }; done; exit $$rc
 
 tidy:
 	clang-tidy $(wildcard proto/*.c server/*.c server/engine/*.c client/*.c) -- $(CFLAGS) $(TEST_INC)

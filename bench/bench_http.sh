@@ -53,7 +53,7 @@ wait_port "$TMP/sport"
 SURL="http://127.0.0.1:$(cat "$TMP/sport")/v1/billboard"
 get=0
 ref=0
-for r in $(seq 1 "$ROUNDS"); do
+for _ in $(seq 1 "$ROUNDS"); do
     wrk -t2 -c64 -d"${SECS}s" "$URL/v1/billboard" >"$TMP/wrk-get"
     wrk -t2 -c64 -d"${SECS}s" "$SURL" >"$TMP/wrk-static"
     get=$(calc "$get + $(rps "$TMP/wrk-get") / $ROUNDS")

@@ -118,6 +118,17 @@ int bb_client_set_admin_token(struct bb_client *c, const char *admin_token)
     return BB_OK;
 }
 
+int bb_client_set_cacert(struct bb_client *c, const char *path)
+{
+    if (path) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return BB_EIO;
+        fclose(f);
+    }
+    return transport_set_cacert(c->tp, path);
+}
+
 int bb_client_set_retry(struct bb_client *c, const struct bb_client_retry *r)
 {
     if (r->max_attempts < 1 || r->base_ms < 0 || r->cap_ms < 0 || r->total_ms < 0 ||

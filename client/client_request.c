@@ -102,9 +102,9 @@ int client_request(struct bb_client *c, const char *method, const char *path, en
         transport_resp_release(r);
         rc = transport_do(c->tp, method, url, hdr, body, len, c->retry.timeout_ms, r, neterr,
                           sizeof(neterr));
-        if (rc == BB_ENET) {
+        if (rc == BB_ENET || rc == BB_ETLS) {
             c->status = 0;
-            client_say(c, "network error", neterr);
+            client_say(c, bb_strerror(rc), neterr);
         } else if (rc == BB_OK) {
             c->status = (int)r->status;
             rc = retry_status_err(r->status, NULL, NULL);

@@ -15,6 +15,7 @@
 
 struct transport {
     CURL *curl;
+    char *cacert; /* owned; NULL: the system's CA store */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -46,7 +47,42 @@ void transport_free(struct transport *t)
     if (!t)
         return;
     curl_easy_cleanup(t->curl);
+    free(t->cacert);
     free(t);
+}
+
+int transport_set_cacert(struct transport *t, const char *path)
+{
+    char *p = NULL;
+    if (path) {
+        size_t n = strlen(path) + 1;
+        if (!(p = malloc(n)))
+            return BB_ENOMEM;
+        memcpy(p, path, n);
+    }
+    free(t->cacert);
+    t->cacert = p;
+    return BB_OK;
+}
+
+/* Failures of TLS itself: the certificate chain, the host name, the CA
+ * file. A handshake cut short (CURLE_SSL_CONNECT_ERROR) may be the network
+ * and stays a network error. */
+static int tls_refused(CURLcode cc)
+{
+    switch (cc) {
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 void transport_resp_release(struct transport_resp *r)
@@ -135,6 +171,13 @@ int transport_do(struct transport *t, const char *method, const char *url,
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_USERAGENT, "libbillboard/1");
+    /* libcurl's defaults, said out loud: there is no way to turn them off. */
+    curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (t->cacert) {
+        curl_easy_setopt(c, CURLOPT_CAINFO, t->cacert);
+        curl_easy_setopt(c, CURLOPT_CAPATH, NULL); /* that file's CAs only */
+    }
     if (strcmp(method, "HEAD") == 0)
         curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
     if (body) {
@@ -150,7 +193,7 @@ int transport_do(struct transport *t, const char *method, const char *url,
     if (cc != CURLE_OK) {
         if (err && errlen)
             snprintf(err, errlen, "%s", cerr[0] ? cerr : curl_easy_strerror(cc));
-        rc = BB_ENET;
+        rc = tls_refused(cc) ? BB_ETLS : BB_ENET;
         goto out;
     }
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);

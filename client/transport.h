@@ -32,12 +32,19 @@ struct transport_resp {
 struct transport *transport_new(void);
 void transport_free(struct transport *t);
 
+/* Trusts only the CA certificates in the PEM file at path (copied) for
+ * https:// URLs, instead of the system's store; NULL goes back to the
+ * system's store. Peer and host name verification are always on. BB_OK or
+ * BB_ENOMEM. */
+int transport_set_cacert(struct transport *t, const char *path) BB_WARN_UNUSED;
+
 /* Performs one request. headers: NULL-terminated array of "Name: value"
  * lines (borrowed); body/len the request body (borrowed; NULL for none).
  * timeout_ms bounds the whole exchange. On BB_OK an HTTP answer was received
  * (any status) and *r holds it (release it in every case). On BB_ENET no
  * answer was received and err (borrowed buffer, may be NULL) holds libcurl's
- * message. BB_ENOMEM on allocation failure. */
+ * message; BB_ETLS likewise when TLS refused the daemon's certificate (or
+ * the CA file), which no retry can mend. BB_ENOMEM on allocation failure. */
 int transport_do(struct transport *t, const char *method, const char *url,
                  const char *const *headers, const char *body, size_t len, long timeout_ms,
                  struct transport_resp *r, char *err, size_t errlen) BB_WARN_UNUSED;

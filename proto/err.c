@@ -21,6 +21,7 @@ const char *bb_strerror(int err)
     case BB_ESERVER: return "server error";
     case BB_EPROTO: return "protocol error";
     case BB_ECAP: return "update cap reached";
+    case BB_ETLS: return "TLS error (the daemon's certificate was not verified)";
     }
     return "unknown error";
 }

@@ -4,15 +4,19 @@
  *
  *   billboardd --print-params [configuration]     derived parameters as JSON
  *   billboardd --print-routes                     the route table
- *   billboardd --db FILE [--listen A] [--port N] [--port-file F] [configuration] ...
+ *   billboardd --db FILE [--listen A] [--port N] [--port-file F]
+ *              [--tls-cert F --tls-key F] [configuration] ...
  *
- * Start-up order: parse the flags (options.h); open the database, settle
- * the configuration and recover the engine and the billboard (daemon.h);
- * start the writer; only then listen and write the port file. SIGTERM or
- * SIGINT: stop accepting, let the writer commit and answer everything
- * queued, exit 0. A storage failure (d.fatal) ends the process with 1, so
- * that a restart recovers from what was committed. Exit status 2: bad flags
- * or configuration.
+ * Start-up order: parse the flags and check the rules between them
+ * (options.h: plain HTTP only on loopback unless --insecure-http); load the
+ * certificate and key (tls.h); open the database, settle the configuration
+ * and recover the engine and the billboard (daemon.h); start the writer;
+ * only then listen and write the port file. SIGTERM or SIGINT: stop
+ * accepting, let the writer commit and answer everything queued, exit 0.
+ * SIGHUP: reload the certificate and key; a pair that does not load is
+ * logged and the one served before stays. A storage failure (d.fatal) ends
+ * the process with 1, so that a restart recovers from what was committed.
+ * Exit status 2: bad flags, configuration, certificate or key.
  */
 #include <cblas.h>
 #include <signal.h>
@@ -26,6 +30,7 @@
 #include "http.h"
 #include "options.h"
 #include "routes.h"
+#include "tls.h"
 #include "writer.h"
 
 static int write_port(const char *path, unsigned port)
@@ -40,6 +45,22 @@ static int write_port(const char *path, unsigned port)
     if (!ok || rename(tmp, path) != 0)
         return BB_EIO;
     return BB_OK;
+}
+
+/* SIGHUP: the renewed certificate and key, or the old pair and why. */
+static void reload(struct bb_tls *tls)
+{
+    char why[512];
+    if (!tls) {
+        fprintf(stderr, "billboardd: SIGHUP: serving plain HTTP, no certificate to reload\n");
+        return;
+    }
+    if (bb_tls_reload(tls, why, sizeof(why)) != BB_OK) {
+        fprintf(stderr, "billboardd: SIGHUP: %s; still serving the previous certificate\n", why);
+        return;
+    }
+    bb_tls_describe(tls, why, sizeof(why));
+    fprintf(stderr, "billboardd: SIGHUP: now serving certificate %s\n", why);
 }
 
 int main(int argc, char **argv)
@@ -72,15 +93,27 @@ int main(int argc, char **argv)
         bb_options_usage(stderr);
         return 2;
     }
+    if ((rc = bb_options_check(&o)) != 0)
+        return rc;
     if (sodium_init() < 0) {
         fprintf(stderr, "billboardd: libsodium cannot initialise\n");
         return 1;
+    }
+    char why[256] = "";
+    struct bb_tls *tls = NULL;
+    if (o.tls_cert) {
+        rc = bb_tls_open(o.tls_cert, o.tls_key, o.tls_priorities, &tls, why, sizeof(why));
+        if (rc != BB_OK) {
+            fprintf(stderr, "billboardd: %s\n", why);
+            return rc == BB_ENOMEM ? 1 : 2;
+        }
     }
     /* Signals are taken by sigtimedwait below; every thread inherits the mask. */
     sigset_t sigs;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGTERM);
     sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
@@ -89,10 +122,10 @@ int main(int argc, char **argv)
     struct bb_writer_ctx wx = {d.engine, d.db, d.pool, d.auth, &d.board, &d.stats, &d.fatal};
     if (bb_writer_start(&wx, &d.writer) != BB_OK)
         goto out;
-    char why[256] = "";
     unsigned port = 0;
     o.http.listen = o.listen;
     o.http.port = o.port;
+    o.http.tls = tls;
     if (bb_http_start(&d, &o.http, &http, &port, why, sizeof(why)) != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         goto stop;
@@ -102,8 +135,12 @@ int main(int argc, char **argv)
         goto stop;
     }
     struct bb_counts now = bb_stats_get(&d.stats);
-    fprintf(stderr, "billboardd: serving %s on %s port %u (episodes %ld, billboard v%ld)\n", o.db,
-            o.listen, port, now.episodes, now.version);
+    fprintf(stderr, "billboardd: serving %s on %s port %u over %s (episodes %ld, billboard v%ld)\n",
+            o.db, o.listen, port, tls ? "HTTPS" : "HTTP", now.episodes, now.version);
+    if (tls) {
+        bb_tls_describe(tls, why, sizeof(why));
+        fprintf(stderr, "billboardd: certificate %s\n", why);
+    }
     status = 0;
     for (;;) {
         struct timespec ts = {0, 200 * 1000 * 1000};
@@ -112,6 +149,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "billboardd: signal %d: finishing in-flight requests\n", sig);
             break;
         }
+        if (sig == SIGHUP)
+            reload(tls);
         if (atomic_load(&d.fatal)) {
             status = 1;
             break;
@@ -127,5 +166,6 @@ stop:
         status = 1;
 out:
     bb_daemon_release(&d);
+    bb_tls_free(tls);
     return status;
 }

@@ -163,6 +163,13 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
     h->d = d;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    /* HTTPS: the certificate comes from a callback (tls.h), so a SIGHUP
+     * can renew it while this server runs. */
+    struct MHD_OptionItem tls_items[3] = {{MHD_OPTION_END, 0, NULL}};
+    if (o->tls) {
+        flags |= MHD_USE_TLS;
+        bb_tls_mhd_options(o->tls, tls_items);
+    }
     struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
     struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
     rc = BB_EINVAL;
@@ -183,7 +190,8 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
         MHD_OPTION_CONNECTION_LIMIT, o->conn_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         o->per_ip_limit, MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, o->conn_memory, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, NULL, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_END);
+        on_completed, NULL, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_ARRAY, tls_items,
+        MHD_OPTION_END);
     if (!h->mhd) {
         snprintf(why, whylen, "cannot listen on %s port %u: %s", o->listen, o->port,
                  strerror(errno));

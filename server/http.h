@@ -24,8 +24,9 @@
 #include <stdint.h>
 
 #include "daemon.h"
+#include "tls.h"
 
-/* Server limits and where to listen. */
+/* Server limits, where to listen, and how (HTTP or HTTPS). */
 struct bb_http_opts {
     const char *listen;    /* IPv4 or IPv6 literal */
     unsigned port;         /* 0: ephemeral */
@@ -34,6 +35,7 @@ struct bb_http_opts {
     unsigned per_ip_limit; /* connections per client address */
     unsigned timeout_s;    /* idle connection timeout */
     size_t conn_memory;    /* per-connection memory pool, bytes */
+    struct bb_tls *tls;    /* borrowed, outlives the server; NULL: plain HTTP */
 };
 
 struct bb_http;

@@ -10,6 +10,7 @@
  */
 #include "options.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "engine/config.h"
+#include "tls.h"
 
 enum {
     O_DB = 256,
@@ -30,6 +32,10 @@ enum {
     O_TIMEOUT,
     O_CONN_MEMORY,
     O_MAX_BODY,
+    O_TLS_CERT,
+    O_TLS_KEY,
+    O_TLS_PRIORITIES,
+    O_INSECURE_HTTP,
     O_PRINT_PARAMS,
     O_PRINT_ROUTES,
     O_HELP = 'h',
@@ -47,11 +53,38 @@ static const struct option longopts[] = {
     {"timeout", required_argument, NULL, O_TIMEOUT},
     {"conn-memory", required_argument, NULL, O_CONN_MEMORY},
     {"max-body", required_argument, NULL, O_MAX_BODY},
+    {"tls-cert", required_argument, NULL, O_TLS_CERT},
+    {"tls-key", required_argument, NULL, O_TLS_KEY},
+    {"tls-priorities", required_argument, NULL, O_TLS_PRIORITIES},
+    {"insecure-http", no_argument, NULL, O_INSECURE_HTTP},
     {"print-params", no_argument, NULL, O_PRINT_PARAMS},
     {"print-routes", no_argument, NULL, O_PRINT_ROUTES},
     {"help", no_argument, NULL, O_HELP},
     {NULL, 0, NULL, 0},
 };
+
+/* The default priority string for --help: indented, broken after a ':'
+ * before column 80. */
+static const char *wrapped_priorities(void)
+{
+    static char out[512];
+    const char *indent = "                         ";
+    const char *s = BB_TLS_PRIORITIES_DEFAULT;
+    size_t n = 0, col = 0;
+    while (*s && n + 64 < sizeof(out)) {
+        size_t tok = strcspn(s, ":") + (s[strcspn(s, ":")] == ':');
+        if (col == 0 || col + tok > 79) {
+            n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s", col ? "\n" : "", indent);
+            col = strlen(indent);
+        }
+        memcpy(out + n, s, tok);
+        n += tok;
+        col += tok;
+        s += tok;
+    }
+    snprintf(out + n, sizeof(out) - n, "\n");
+    return out;
+}
 
 void bb_options_usage(FILE *f)
 {
@@ -66,7 +99,8 @@ void bb_options_usage(FILE *f)
             "Service:\n"
             "  --db FILE              SQLite database; created with the configuration on\n"
             "                         first start, read on later starts\n"
-            "  --listen ADDR          IPv4/IPv6 address to bind (default 127.0.0.1)\n"
+            "  --listen ADDR          IPv4/IPv6 address to bind (default 127.0.0.1); one\n"
+            "                         that is not loopback needs HTTPS or --insecure-http\n"
             "  --port N               TCP port; 0 binds an ephemeral one (default 8080)\n"
             "  --port-file F          write the bound port to F once listening\n"
             "  --admin-token-file F   admin bearer token (first line of F, >= 16 bytes);\n"
@@ -83,11 +117,22 @@ void bb_options_usage(FILE *f)
             "  --print-routes         print 'METHOD PATH' per route and exit\n"
             "  --help                 this text\n"
             "\n"
+            "HTTPS (libmicrohttpd with GnuTLS; SIGHUP reloads the certificate and key):\n"
+            "  --tls-cert FILE        serve HTTPS with the PEM certificate chain in FILE\n"
+            "                         (the server's certificate first, then intermediates)\n"
+            "  --tls-key FILE         its private key (PEM, unencrypted)\n"
+            "  --tls-priorities S     GnuTLS priority string; the default allows TLS 1.3\n"
+            "                         and 1.2, AEAD ciphers and forward secrecy only:\n"
+            "%s"
+            "  --insecure-http        allow plain HTTP on an address that is not loopback\n"
+            "                         (refused otherwise: clinics' tokens and patients'\n"
+            "                         features would cross the network in clear text)\n"
+            "\n"
             "The configuration flags below are fixed when the database is created: a\n"
             "later start may repeat them but not change them (that would void the\n"
             "privacy proof). --calibration paper and --update-rule every are refused\n"
             "unless the run is non-private (--rho inf).\n\n%s",
-            bb_config_usage());
+            wrapped_priorities(), bb_config_usage());
 }
 
 /* A decimal in [lo, hi]: no sign, no blanks, nothing after it. */
@@ -216,6 +261,18 @@ int bb_options_parse(struct bb_options *o, int argc, char **argv)
         case O_ADMIN_TOKEN_FILE:
             status = text(a, optarg, &o->admin_file);
             break;
+        case O_TLS_CERT:
+            status = text(a, optarg, &o->tls_cert);
+            break;
+        case O_TLS_KEY:
+            status = text(a, optarg, &o->tls_key);
+            break;
+        case O_TLS_PRIORITIES:
+            status = text(a, optarg, &o->tls_priorities);
+            break;
+        case O_INSECURE_HTTP:
+            o->insecure_http = 1;
+            break;
         case O_PORT:
             if (!(status = number(a, optarg, 0, 65535, &n)))
                 o->port = (unsigned)n;
@@ -247,4 +304,42 @@ int bb_options_parse(struct bb_options *o, int argc, char **argv)
         }
     }
     return status;
+}
+
+int bb_listen_is_loopback(const char *addr)
+{
+    struct in_addr a4;
+    struct in6_addr a6;
+    if (inet_pton(AF_INET, addr, &a4) == 1)
+        return (ntohl(a4.s_addr) >> 24) == 127; /* 127.0.0.0/8 */
+    if (inet_pton(AF_INET6, addr, &a6) == 1) {
+        if (IN6_IS_ADDR_LOOPBACK(&a6))
+            return 1;
+        /* ::ffff:127.x.y.z is IPv4 loopback too. */
+        return IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127;
+    }
+    return 0;
+}
+
+int bb_options_check(const struct bb_options *o)
+{
+    if (!o->tls_cert != !o->tls_key) {
+        fprintf(stderr, "billboardd: %s needs %s too\n", o->tls_cert ? "--tls-cert" : "--tls-key",
+                o->tls_cert ? "--tls-key" : "--tls-cert");
+        return 2;
+    }
+    if (o->tls_priorities && !o->tls_cert) {
+        fprintf(stderr, "billboardd: --tls-priorities needs --tls-cert and --tls-key\n");
+        return 2;
+    }
+    if (!o->tls_cert && !o->insecure_http && !bb_listen_is_loopback(o->listen)) {
+        fprintf(stderr,
+                "billboardd: refusing plain HTTP on %s, which is not a loopback address: "
+                "clinics' tokens and patients' features would cross the network in clear "
+                "text. Serve HTTPS with --tls-cert FILE --tls-key FILE, or, behind a "
+                "TLS-terminating proxy or on a private network, say --insecure-http\n",
+                o->listen);
+        return 2;
+    }
+    return 0;
 }

@@ -17,6 +17,7 @@
 #include "billboard/codec.h"
 #include "engine/config.h"
 #include "metrics.h"
+#include "openapi.h"
 #include "problem.h"
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
@@ -27,6 +28,7 @@ static enum MHD_Result episodes_post(struct bbd *d, struct bb_req *r);
 static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r);
 static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r);
 static enum MHD_Result config_get(struct bbd *d, struct bb_req *r);
+static enum MHD_Result openapi_get(struct bbd *d, struct bb_req *r);
 static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r);
 static enum MHD_Result clinics_get(struct bbd *d, struct bb_req *r);
 static enum MHD_Result clinics_delete(struct bbd *d, struct bb_req *r);
@@ -41,6 +43,7 @@ const struct bb_route bb_routes[] = {
     {"POST", "/v1/recommend", BB_CLINIC, 1, recommend_post},
     {"GET", "/v1/privacy", BB_ANYONE, 0, privacy_get},
     {"GET", "/v1/config", BB_ANYONE, 0, config_get},
+    {"GET", "/v1/openapi.json", BB_ANYONE, 0, openapi_get},
     {"POST", "/v1/clinics", BB_ADMIN, 1, clinics_post},
     {"GET", "/v1/clinics", BB_ADMIN, 0, clinics_get},
     {"DELETE", "/v1/clinics/{id}", BB_ADMIN, 0, clinics_delete},
@@ -191,12 +194,16 @@ static int etag_matches(const char *inm, const char *etag)
     return 0;
 }
 
-static enum MHD_Result not_modified(struct bb_req *r, const char *etag)
+/* A 304 with the ETag and, if not NULL, the Cache-Control the 200 would
+ * have carried (RFC 9110 §15.4.5). */
+static enum MHD_Result not_modified(struct bb_req *r, const char *etag, const char *cache)
 {
     struct MHD_Response *resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
     if (!resp)
         return MHD_NO;
     MHD_add_response_header(resp, "ETag", etag);
+    if (cache)
+        MHD_add_response_header(resp, "Cache-Control", cache);
     enum MHD_Result ret = bb_reply_resp(r, 304, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -240,8 +247,8 @@ static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r)
     struct bb_board *b = bb_board_get(&d->board);
     const char *inm =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
-    enum MHD_Result ret =
-        etag_matches(inm, b->etag) ? not_modified(r, b->etag) : bb_reply_resp(r, 200, b->resp);
+    enum MHD_Result ret = etag_matches(inm, b->etag) ? not_modified(r, b->etag, NULL)
+                                                     : bb_reply_resp(r, 200, b->resp);
     bb_board_put(b);
     return ret;
 }
@@ -256,7 +263,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     enum MHD_Result ret;
     if ((uint64_t)v == cur->version) {
-        ret = etag_matches(inm, cur->etag) ? not_modified(r, cur->etag)
+        ret = etag_matches(inm, cur->etag) ? not_modified(r, cur->etag, NULL)
                                            : bb_reply_resp(r, 200, cur->resp);
         bb_board_put(cur);
         return ret;
@@ -271,7 +278,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
         goto out;
     }
     if (etag_matches(inm, etag)) {
-        ret = not_modified(r, etag);
+        ret = not_modified(r, etag, NULL);
         goto out;
     }
     struct MHD_Response *resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
@@ -451,6 +458,31 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
 static enum MHD_Result config_get(struct bbd *d, struct bb_req *r)
 {
     return reply_json(r, 200, bb_config_to_json(&d->p));
+}
+
+/* ---- the API's description ---- */
+
+/* The spec changes only with the binary: a client may reuse it for five
+ * minutes, then revalidates with If-None-Match (a 304 without the body). */
+#define OPENAPI_CACHE "public, max-age=300"
+
+static enum MHD_Result openapi_get(struct bbd *d, struct bb_req *r)
+{
+    (void)d;
+    const char *inm =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    if (etag_matches(inm, bb_openapi_etag))
+        return not_modified(r, bb_openapi_etag, OPENAPI_CACHE);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        bb_openapi_json_len, (void *)bb_openapi_json, MHD_RESPMEM_PERSISTENT);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Content-Type", "application/json");
+    MHD_add_response_header(resp, "ETag", bb_openapi_etag);
+    MHD_add_response_header(resp, "Cache-Control", OPENAPI_CACHE);
+    enum MHD_Result ret = bb_reply_resp(r, 200, resp);
+    MHD_destroy_response(resp);
+    return ret;
 }
 
 /* ---- clinics ---- */

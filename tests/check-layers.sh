@@ -4,7 +4,8 @@
 #   include/billboard  public API: includes only itself
 #   proto              shared by both sides: public API and itself
 #   server/engine      the algorithm: proto and itself; never HTTP, SQLite, curl
-#   server             the daemon: proto, engine/ and itself; never curl
+#   server             the daemon: proto, engine/ and itself; never curl; the
+#                      only layer with GnuTLS (tls.c)
 #   client, client/cli the clinic side: proto and itself; never the engine,
 #                      the daemon or libmicrohttpd
 #   client/sim         the simulator: proto, engine/, libbillboard and itself
@@ -41,11 +42,11 @@ check() { # FILE ENGINE_OK(0/1) PROTO_OK(0/1) FORBIDDEN-SYSTEM-REGEX
     fi
 }
 
-for f in include/billboard/*.h; do check "$f" 0 0 "microhttpd|sqlite3|curl/"; done
-for f in proto/*.[ch]; do check "$f" 0 1 "microhttpd|sqlite3|curl/"; done
-for f in server/engine/*.[ch]; do check "$f" 0 1 "microhttpd|sqlite3|curl/"; done
+for f in include/billboard/*.h; do check "$f" 0 0 "microhttpd|sqlite3|curl/|gnutls/"; done
+for f in proto/*.[ch]; do check "$f" 0 1 "microhttpd|sqlite3|curl/|gnutls/"; done
+for f in server/engine/*.[ch]; do check "$f" 0 1 "microhttpd|sqlite3|curl/|gnutls/"; done
 for f in server/*.[ch]; do check "$f" 1 1 "curl/"; done
-for f in client/*.[ch] client/cli/*.[ch]; do check "$f" 0 1 "microhttpd"; done
-for f in client/sim/*.[ch]; do check "$f" 1 1 "microhttpd"; done
+for f in client/*.[ch] client/cli/*.[ch]; do check "$f" 0 1 "microhttpd|gnutls/"; done
+for f in client/sim/*.[ch]; do check "$f" 1 1 "microhttpd|gnutls/"; done
 for f in bench/*.c; do check "$f" 1 1 ""; done
 exit $bad

@@ -8,7 +8,7 @@ UNIT_LIBS += $(ENGINE_LIB)
 
 $(O)/tests/%: tests/unit/%.c $(UNIT_LIBS) | $(INC_ROOT)/engine
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(TEST_INC) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIBS) $(CMOCKA_LIBS) $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(TEST_INC) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIBS) $(CMOCKA_LIBS) $(UNIT_DEP_LIBS) $(DEP_LIBS)
 
 # Programs the integration tests need, from every fragment.
 TEST_DEPS += $(BILLBOARDD)

@@ -41,6 +41,7 @@ struct cli {
     char *token;       /* owned */
     char *admin;       /* owned */
     const char *token_file, *admin_file;
+    const char *cacert; /* CA file for https:// (NULL: $BILLBOARD_CACERT, else the system's) */
     int json;
     int help;
     long timeout_ms, retries, retry_total_ms;

@@ -28,7 +28,10 @@ int cli_fail(const struct bb_client *c, int err, const char *what)
         fputc(')', stderr);
     fputc('\n', stderr);
 
-    if (err == BB_ENET)
+    if (err == BB_ETLS)
+        fprintf(stderr, "billboard: give the CA that signed the daemon's certificate with "
+                        "--cacert FILE or $BILLBOARD_CACERT\n");
+    if (err == BB_ENET || err == BB_ETLS)
         return EXIT_NET;
     if (err == BB_ESERVER || status >= 500)
         return EXIT_SERVER;

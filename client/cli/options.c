@@ -28,6 +28,7 @@ enum {
     OPT_STATE,
     OPT_TOKEN_FILE,
     OPT_ADMIN_FILE,
+    OPT_CACERT,
     OPT_TIMEOUT,
     OPT_RETRIES,
     OPT_RETRY_TOTAL,
@@ -42,6 +43,7 @@ static const struct option global_opts[] = {
     {"state", required_argument, NULL, OPT_STATE},
     {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
     {"admin-token-file", required_argument, NULL, OPT_ADMIN_FILE},
+    {"cacert", required_argument, NULL, OPT_CACERT},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"retries", required_argument, NULL, OPT_RETRIES},
     {"retry-total", required_argument, NULL, OPT_RETRY_TOTAL},
@@ -140,6 +142,8 @@ static int set_global(struct cli *cli, int val, const char *name, const char *v)
         cli->token_file = v;
     else if (val == OPT_ADMIN_FILE)
         cli->admin_file = v;
+    else if (val == OPT_CACERT)
+        cli->cacert = v;
     return EXIT_OKAY;
 }
 

@@ -1,7 +1,7 @@
 /*
  * setup.c — what a `billboard` command starts from: the client, built from
- * the options and the environment (server, tokens from files or variables,
- * the state file's default path, the retry policy), and the current
+ * the options and the environment (server, CA file, tokens from files or
+ * variables, the state file's default path, the retry policy), and the current
  * billboard with the state file's copy as a fallback during an outage.
  */
 #include "cli.h"
@@ -106,13 +106,24 @@ int cli_client(struct cli *cli, int needs_state, struct bb_client **out)
     }
     int rc = bb_client_new(cli->server, cli->token, state, &c);
     if (rc == BB_EINVAL)
-        return cli_usage_error("bad server URL '%s' (http://HOST:PORT)", cli->server);
+        return cli_usage_error("bad server URL '%s' (http://HOST:PORT or https://HOST:PORT)",
+                               cli->server);
     if (rc == BB_EIO) {
         fprintf(stderr, "billboard: %s: cannot open, or not a billboard state file\n", state);
         return EXIT_LOCAL;
     }
     if (rc != BB_OK)
         return cli_fail(NULL, rc, "cannot start the client");
+    if (!cli->cacert)
+        cli->cacert = getenv("BILLBOARD_CACERT");
+    if (cli->cacert && *cli->cacert && (rc = bb_client_set_cacert(c, cli->cacert)) != BB_OK) {
+        bb_client_free(c);
+        if (rc == BB_EIO) {
+            fprintf(stderr, "billboard: cannot read CA file %s\n", cli->cacert);
+            return EXIT_LOCAL;
+        }
+        return cli_fail(NULL, rc, "CA file");
+    }
     if (cli->admin && bb_client_set_admin_token(c, cli->admin) != BB_OK) {
         bb_client_free(c);
         return cli_fail(NULL, BB_ENOMEM, "admin token");

@@ -17,7 +17,7 @@
 
 struct shared {
     struct bb_sim_run *r;
-    const char *url;
+    const char *url, *cacert;
     const double *vstar;
     pthread_mutex_t mu;
     long next; /* next episode index to claim */
@@ -45,6 +45,18 @@ static void set_error(struct shared *sh, int rc, const char *fmt, const char *a,
     pthread_mutex_unlock(&sh->mu);
 }
 
+/* A client of the daemon at url, trusting cacert (may be NULL) for https. */
+static int new_client(const char *url, const char *cacert, const char *token,
+                      struct bb_client **out)
+{
+    int rc = bb_client_new(url, token, NULL, out);
+    if (rc == BB_OK && cacert && (rc = bb_client_set_cacert(*out, cacert)) != BB_OK) {
+        bb_client_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 static void *clinic_main(void *arg)
 {
     struct clinic *cl = arg;
@@ -66,7 +78,7 @@ static void *clinic_main(void *arg)
         set_error(sh, BB_ENOMEM, "%s%s", "out of memory", "");
         goto out;
     }
-    if ((rc = bb_client_new(sh->url, cl->token, NULL, &c)) != BB_OK) {
+    if ((rc = new_client(sh->url, sh->cacert, cl->token, &c)) != BB_OK) {
         set_error(sh, rc, "cannot create a client for %s: %s", sh->url, bb_strerror(rc));
         goto out;
     }
@@ -131,11 +143,12 @@ out:
 }
 
 /* r->params from GET /v1/config; BB_EINVAL if the sizes differ from env's. */
-static int read_config(struct bb_sim_run *r, const char *url, char *why, size_t whylen)
+static int read_config(struct bb_sim_run *r, const char *url, const char *cacert, char *why,
+                       size_t whylen)
 {
     struct bb_client *c = NULL;
     json_t *cfg = NULL;
-    int rc = bb_client_new(url, NULL, NULL, &c);
+    int rc = new_client(url, cacert, NULL, &c);
     if (rc == BB_OK)
         rc = bb_client_config(c, &cfg);
     if (rc != BB_OK) {
@@ -176,8 +189,8 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int bb_sim_run_http(struct bb_sim_run *r, const char *url, char *const *tokens, char *why,
-                    size_t whylen)
+int bb_sim_run_http(struct bb_sim_run *r, const char *url, const char *cacert, char *const *tokens,
+                    char *why, size_t whylen)
 {
     const struct bb_sim_env *env = r->env;
     const int N = r->clinics < 1 ? 1 : r->clinics;
@@ -189,7 +202,7 @@ int bb_sim_run_http(struct bb_sim_run *r, const char *url, char *const *tokens, 
 
     memset(&sh, 0, sizeof(sh));
     pthread_mutex_init(&sh.mu, NULL);
-    if ((rc = read_config(r, url, why, whylen)) != BB_OK)
+    if ((rc = read_config(r, url, cacert, why, whylen)) != BB_OK)
         goto out;
     rc = BB_ENOMEM;
     r->regret = calloc((size_t)r->episodes, sizeof(double));
@@ -204,6 +217,7 @@ int bb_sim_run_http(struct bb_sim_run *r, const char *url, char *const *tokens, 
     r->v_star = bb_sim_eval_initial(env, vstar);
     sh.r = r;
     sh.url = url;
+    sh.cacert = cacert;
     sh.vstar = vstar;
     double t0 = now();
     for (; started < N; started++) {
@@ -244,7 +258,7 @@ int bb_sim_run_http(struct bb_sim_run *r, const char *url, char *const *tokens, 
      * updates may exceed the switches by one. */
     struct bb_client *c = NULL;
     struct bb_privacy_budget priv;
-    rc = bb_client_new(url, NULL, NULL, &c);
+    rc = new_client(url, cacert, NULL, &c);
     for (int tries = 0; rc == BB_OK && tries < 300; tries++) {
         rc = bb_client_privacy_budget(c, &priv);
         if (rc != BB_OK)

@@ -20,11 +20,12 @@
 #include "run.h"
 
 /* Runs r against the daemon at url with one clinic per token (ntokens =
- * r->clinics, borrowed). r->env must have the daemon's H, d, A (checked
+ * r->clinics, borrowed); cacert (borrowed, may be NULL) is the CA file
+ * trusted for an https:// url (bb_client_set_cacert). r->env must have the daemon's H, d, A (checked
  * against GET /v1/config); r->params is filled from it (beta, privacy,
  * ridge, N_max) and r->algo becomes private or lsvi-ucb-rare accordingly.
  * On error returns the library's error with a reason in why. */
-int bb_sim_run_http(struct bb_sim_run *r, const char *url, char *const *tokens, char *why,
-                    size_t whylen) BB_WARN_UNUSED;
+int bb_sim_run_http(struct bb_sim_run *r, const char *url, const char *cacert,
+                    char *const *tokens, char *why, size_t whylen) BB_WARN_UNUSED;
 
 #endif

@@ -65,7 +65,10 @@ static void usage(FILE *f)
                "  --server URL         play against a running billboardd through libbillboard;\n"
                "                       its /v1/config fixes H, d, A, beta and the privacy budget\n"
                "  --token-file FILE    clinic tokens, one per line; clinic i uses line i mod n\n"
-               "                       (default: BILLBOARD_TOKEN for every clinic)\n\n"
+               "                       (default: BILLBOARD_TOKEN for every clinic)\n"
+               "  --cacert FILE        trust only the CA certificates in FILE (PEM) for an\n"
+               "                       https:// server (default: BILLBOARD_CACERT, else the\n"
+               "                       system's CA store); verification is always on\n\n"
                "Output:\n"
                "  --csv FILE           CSV rows (default: none; '-' for stdout)\n"
                "  --every M            a CSV row every M episodes (default K/1000)\n"
@@ -117,7 +120,7 @@ static void progress(void *arg, long done, long total)
 }
 
 struct opts {
-    const char *env, *csv, *summary, *plot, *server, *token_file;
+    const char *env, *csv, *summary, *plot, *server, *token_file, *cacert;
     long S, A, d, H, env_seed, K, clinics, seed, every;
     double alpha;
     double eps[MAX_LIST], betas[MAX_LIST];
@@ -146,6 +149,7 @@ enum {
     O_PLOT,
     O_SERVER,
     O_TOKEN_FILE,
+    O_CACERT,
     O_STATES,
     O_ENV_SEED,
     O_EPISODES,
@@ -174,6 +178,7 @@ static const struct option own[] = {
     {"plot", required_argument, NULL, O_PLOT},
     {"server", required_argument, NULL, O_SERVER},
     {"token-file", required_argument, NULL, O_TOKEN_FILE},
+    {"cacert", required_argument, NULL, O_CACERT},
     {"states", required_argument, NULL, O_STATES},
     {"env-seed", required_argument, NULL, O_ENV_SEED},
     {"episodes", required_argument, NULL, O_EPISODES},
@@ -318,6 +323,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
             break;
         case O_TOKEN_FILE:
             o->token_file = v;
+            break;
+        case O_CACERT:
+            o->cacert = v;
             break;
         case O_STATES:
             rc = parse_long(v, 1, &o->S);
@@ -556,7 +564,10 @@ static int run_http(const struct opts *o, const struct bb_sim_env *env, struct b
         r->progress = progress;
         r->progress_arg = (void *)"http";
     }
-    int rc = bb_sim_run_http(r, o->server, tokens, why, sizeof(why));
+    const char *cacert = o->cacert ? o->cacert : getenv("BILLBOARD_CACERT");
+    if (cacert && !*cacert)
+        cacert = NULL;
+    int rc = bb_sim_run_http(r, o->server, cacert, tokens, why, sizeof(why));
     if (rc != BB_OK) {
         fprintf(stderr, "billboard-sim: %s: %s\n", o->server, why);
         goto out;

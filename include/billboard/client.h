@@ -25,6 +25,9 @@
  *
  * Errors. Every fallible call returns BB_OK or a negative enum bb_err:
  *   BB_ENET      the daemon could not be reached (after the retries)
+ *   BB_ETLS      TLS refused the daemon's certificate (untrusted, wrong host
+ *                name, unreadable CA file; see bb_client_set_cacert); not
+ *                retried
  *   BB_ESERVER   the daemon answered 5xx (after the retries)
  *   BB_EPROTO    HTTP 400/415, or an answer that is not what the API says
  *   BB_EAUTH     HTTP 401/403: missing, bad or revoked token
@@ -38,7 +41,10 @@
  * After a call that talked to the daemon, bb_client_last_status() is the HTTP
  * status (0 if none was received) and bb_client_last_title()/_detail() the
  * problem+json title and detail of an error answer (or the libcurl message of
- * a network error).
+ * a network or TLS error).
+ *
+ * HTTPS. An https:// base URL is verified against the system's CA store, or
+ * against bb_client_set_cacert's file; verification cannot be turned off.
  *
  * Retries. Network errors and 5xx answers are retried with exponential
  * backoff (base, doubling, capped per wait, plus jitter) until max_attempts
@@ -96,6 +102,14 @@ void bb_client_free(struct bb_client *c);
 /* Sets the admin token for the /v1/clinics calls (copied, wiped on free or
  * replacement). NULL clears it. Returns BB_OK or BB_ENOMEM. */
 int bb_client_set_admin_token(struct bb_client *c, const char *admin_token) BB_WARN_UNUSED;
+
+/* Trusts only the CA certificates in the PEM file at path (copied) to
+ * verify the daemon's certificate on https:// URLs, instead of the
+ * system's CA store: for a daemon with a private CA or a self-signed
+ * certificate. NULL goes back to the system's store. The certificate chain
+ * and the host name are always verified; nothing turns that off. Returns
+ * BB_OK, BB_EIO if path cannot be read, or BB_ENOMEM. */
+int bb_client_set_cacert(struct bb_client *c, const char *path) BB_WARN_UNUSED;
 
 /* Retry and timeout policy. Defaults: max_attempts 6, base_ms 100, cap_ms
  * 5000, total_ms 30000, timeout_ms 10000 per request (connect included). */

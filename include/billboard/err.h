@@ -30,6 +30,7 @@ enum bb_err {
     BB_ESERVER = -12,  /* the daemon answered 5xx */
     BB_EPROTO = -13,   /* malformed message on the wire */
     BB_ECAP = -14,     /* the update cap N_max is reached */
+    BB_ETLS = -15,     /* TLS failed: the daemon's certificate is not trusted */
 };
 
 /* Returns a static, human-readable description of err. Never NULL. */

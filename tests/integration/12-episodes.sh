@@ -9,7 +9,7 @@ req GET /v1/billboard
 expect_status 200
 cp "$TMP/body" "$TMP/v0"
 etag0=$(header ETag)
-[ -n "$etag0" ] && [ "${etag0:0:1}" = '"' ] || fail "no strong ETag: '$etag0'"
+[[ -n "$etag0" && "${etag0:0:1}" = '"' ]] || fail "no strong ETag: '$etag0'"
 [ "$(jget "$TMP/v0" 'd["version"], d["episode"]')" = "(0, 0)" ] || fail "v0: $(head -c 200 "$TMP/v0")"
 # Version 0: w = 0 and Lambda~ = ridge I.
 python3 - "$TMP/v0" <<'PY' || fail "version 0 is not w = 0, gram = ridge I"

@@ -17,7 +17,8 @@ v=$(jget "$TMP/bb" 'd["version"]')
 
 feat='[[0.3, -0.2, 0.5, 0.1], [-0.4, 0.6, 0.0, 0.2]]'
 for hv in "1 $v" "3 $v" "2 0"; do
-    set -- $hv
+    read -r hstep ver <<<"$hv"
+    set -- "$hstep" "$ver"
     req POST /v1/recommend -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
         -d "{\"h\": $1, \"features\": $feat, \"billboard_version\": $2}"
     expect_status 200

@@ -43,7 +43,9 @@ req GET /v1/config
 cp "$TMP/body" "$TMP/config"
 # /v1/privacy names the mechanism the daemon runs, the one asked for.
 want=$(jget "$TMP/config" 'd["mechanism"]')
-case " ${MECH_FLAGS:-} " in *" --mechanism "*) [ "$want" = "$(sed 's/.*--mechanism \([^ ]*\).*/\1/' <<<"$MECH_FLAGS")" ] || fail "config names $want" ;; esac
+asked=${MECH_FLAGS:-}
+asked=${asked##*--mechanism }
+case " ${MECH_FLAGS:-} " in *" --mechanism "*) [ "$want" = "${asked%% *}" ] || fail "config names $want" ;; esac
 req GET /v1/privacy
 [ "$(jget "$TMP/body" 'd["gram"]["mechanism"]')" = "$want" ] || fail "privacy: $(cat "$TMP/body")"
 python3 - "$TMP/body" "$TMP/config" <<'PY' || fail "privacy and config disagree: $(cat "$TMP/body")"

@@ -55,7 +55,7 @@ export BILLBOARD_ADMIN_TOKEN="$ADMIN"
 run 0 clinics add "South Clinic"
 grep -q "shown only once" "$TMP/err" || fail "no warning that the token is shown once"
 run 0 clinics list
-grep -q "North Clinic" "$TMP/out" && grep -q "South Clinic" "$TMP/out" || fail "list: $(cat "$TMP/out")"
+{ grep -q "North Clinic" "$TMP/out" && grep -q "South Clinic" "$TMP/out"; } || fail "list: $(cat "$TMP/out")"
 run 0 clinics list --json
 [ "$(out 'len(d["clinics"])')" = 2 ] || fail "list --json: $(cat "$TMP/out")"
 run 2 clinics add

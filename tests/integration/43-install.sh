@@ -53,7 +53,7 @@ C
 san=()
 # A sanitizer build (make SANITIZER=...) installs instrumented code.
 nm -D "$DEST/usr/lib/libbillboard.so.1" >"$TMP/nm"
-if grep -q __asan "$TMP/nm"; then san=(-fsanitize=address,undefined); fi
+if grep -q __asan "$TMP/nm"; then san=("-fsanitize=address,undefined"); fi
 # shellcheck disable=SC2086
 cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$TMP/consumer" "$TMP/consumer.c" $cflags $libs \
     -Wl,-rpath,"$DEST/usr/lib" || fail "cannot build against the installed library"

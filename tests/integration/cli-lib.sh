@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/integration/cli-lib.sh — helpers for the tests that drive the
 # billboard CLI; sources lib.sh (the daemon helpers) first.
 #

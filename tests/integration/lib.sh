@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/integration/lib.sh — shared helpers for the billboardd curl tests.
 #
 # Source it first; it sets -euo pipefail, makes a private temp dir ($TMP)
@@ -27,6 +28,7 @@ ADMIN="admin-token-for-the-tests-$(date +%s%N)"
 printf '%s\n' "$ADMIN" >"$TMP/admin"
 DAEMON_PID=
 # Small sizes with a large rho: updates come after a handful of episodes.
+# shellcheck disable=SC2034 # CONF is for the tests that source this file
 CONF=(--horizon 3 --dim 4 --actions 2 --max-episodes 64 --rho 100000)
 H=3; A=2; D=4
 
@@ -66,8 +68,8 @@ start_daemon() {
 stop_daemon() {
     kill -TERM "$DAEMON_PID"
     # A daemon that ignores SIGTERM must fail the test, not hang the suite.
-    local rc=0 i
-    for i in $(seq 1 200); do
+    local rc=0
+    for _ in $(seq 1 200); do
         kill -0 "$DAEMON_PID" 2>/dev/null || break
         sleep 0.1
     done
@@ -101,7 +103,7 @@ jget() {
 }
 
 header() { # NAME: value of a response header of the last req
-    tr -d '\r' <"$TMP/headers" | awk -v n="$(echo "$1" | tr 'A-Z' 'a-z')" -F': ' \
+    tr -d '\r' <"$TMP/headers" | awk -v n="$(echo "$1" | tr '[:upper:]' '[:lower:]')" -F': ' \
         'tolower($1) == n { sub(/^[^:]*: /, ""); print; exit }'
 }
 
@@ -150,8 +152,7 @@ sql() { sqlite3 "$DB" "$@"; }
 # "billboard_version". Tests that compare billboards or ETags after
 # submitting episodes call it first.
 wait_published() {
-    local i
-    for i in $(seq 1 200); do
+    for _ in $(seq 1 200); do
         req GET /v1/privacy
         [ "$(jget "$TMP/body" 'd["updates"] > d["billboard_version"]')" = true ] || return 0
         sleep 0.05

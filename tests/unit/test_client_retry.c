@@ -35,7 +35,7 @@ static void test_transient_classification(void **state)
         int err, transient;
     } t[] = {{BB_ENET, 1},      {BB_ESERVER, 1}, {BB_EAUTH, 0},  {BB_EINVAL, 0},
              {BB_ECONFLICT, 0}, {BB_EFULL, 0},   {BB_EPROTO, 0}, {BB_ENOTFOUND, 0},
-             {BB_ENOMEM, 0},    {BB_EIO, 0},     {BB_OK, 0}};
+             {BB_ENOMEM, 0},    {BB_EIO, 0},     {BB_OK, 0},     {BB_ETLS, 0}};
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
         assert_int_equal(retry_is_transient(t[i].err), t[i].transient);
 }
