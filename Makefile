@@ -8,6 +8,7 @@
 #   make SANITIZER=address,undefined test
 #   make bench           benchmarks (print figures and ratios, assert nothing)
 #   make run             the main job (see README)
+#   make install         the client side and the host's (DESTDIR=, PREFIX=)
 #   make tidy            clang-tidy over the sources
 #
 # Every part lives in its own fragment (server/server.mk, client/client.mk, ...),
@@ -31,8 +32,23 @@ LDFLAGS += -fsanitize=$(SANITIZER)
 O       := build-san
 endif
 
-.PHONY: all test unit-test integration-test bench run tidy clean install check-layers lint
+.PHONY: all test unit-test integration-test bench run tidy clean install check-layers lint \
+        install-client install-host
 all: check-layers
+
+# Where `make install` puts things (under $(DESTDIR)): the client side
+# (client/client.mk: library, headers, pkg-config file, CLI) and the host's
+# (deploy/deploy.mk: billboardd, its systemd unit, the example
+# configuration, the documentation).
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DOCDIR     ?= $(PREFIX)/share/doc/billboard
+SYSCONFDIR ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+install: install-client install-host
 
 # Layers, each with its own include path, so a header a layer must not use
 # is not found (tests/check-layers.sh also checks the #include lines):
@@ -69,6 +85,7 @@ include server/server.mk
 -include client/client.mk
 -include client/sim/sim.mk
 -include bench/bench.mk
+include deploy/deploy.mk
 include tests/tests.mk
 
 # Quiet by default; `make V=1` shows the full command lines.

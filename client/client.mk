@@ -1,5 +1,5 @@
 # client/: libbillboard (static and shared), the billboard CLI, pkg-config
-# file and `make install`.
+# file and their part of `make install` (install-client).
 CLIENT_SRC := client/client.c client/client_request.c client/client_billboard.c \
               client/client_recommend.c client/client_submit.c client/client_episodes.c \
               client/client_info.c client/client_admin.c \
@@ -16,11 +16,6 @@ BILLBOARD  := $(O)/billboard
 # The libraries a program linking libbillboard needs (also in billboard.pc).
 CLIENT_DEP_PKGS := jansson libcurl sqlite3 libsodium openblas lapacke
 
-PREFIX     ?= /usr/local
-LIBDIR     ?= $(PREFIX)/lib
-INCLUDEDIR ?= $(PREFIX)/include
-BINDIR     ?= $(PREFIX)/bin
-PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # Public headers client.h pulls in; never the server's.
 CLIENT_HEADERS := include/billboard/client.h include/billboard/billboard.h \
                   include/billboard/codec.h include/billboard/episode.h include/billboard/err.h
@@ -59,7 +54,7 @@ $(CLIENT_PC): client/billboard.pc.in client/client.mk
 	@mkdir -p $(dir $@)
 	$(CLIENT_PC_SED) $< > $@
 
-install: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD)
+install-client: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD)
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/billboard $(DESTDIR)$(BINDIR) \
 	    $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 644 $(CLIENT_LIB) $(DESTDIR)$(LIBDIR)/

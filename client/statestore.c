@@ -12,16 +12,15 @@
  */
 #include "statestore.h"
 
-#include <fcntl.h>
 #include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "billboard/client.h"
 #include "buf.h"
+#include "privfile.h"
 
 #define APP_ID 0x62624331
 #define FORMAT 1
@@ -137,12 +136,15 @@ int statestore_open(const char *path, struct statestore **out, char *why, size_t
     const char *msg = "cannot open";
 
     *out = NULL;
-    /* The file holds patients' features: readable by its owner only. SQLite
-     * gives the -wal and -shm files the mode of the database file. */
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0)
-        goto out;
-    close(fd);
+    /* The file holds patients' features: readable by its owner only,
+     * whatever the umask, and so are the -wal and -shm files SQLite gives
+     * its mode (privfile.h). */
+    char reason[512];
+    if (bb_private_file(path, reason, sizeof(reason)) != BB_OK) {
+        if (why && whylen)
+            snprintf(why, whylen, "%s", reason);
+        return BB_EIO;
+    }
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
         goto out;
     sqlite3_busy_timeout(db, 5000);

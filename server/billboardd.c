@@ -4,19 +4,24 @@
  *
  *   billboardd --print-params [configuration]     derived parameters as JSON
  *   billboardd --print-routes                     the route table
+ *   billboardd --db FILE --backup OUT             online backup (backup.h)
+ *   billboardd --db FILE --restore BACKUP         a new database from a backup
  *   billboardd --db FILE [--listen A] [--port N] [--port-file F]
  *              [--tls-cert F --tls-key F] [configuration] ...
+ *   billboardd --config FILE [flags]              the same, from a file
  *
- * Start-up order: parse the flags and check the rules between them
- * (options.h: plain HTTP only on loopback unless --insecure-http); load the
- * certificate and key (tls.h); open the database, settle the configuration
- * and recover the engine and the billboard (daemon.h); start the writer;
- * only then listen and write the port file. SIGTERM or SIGINT: stop
- * accepting, let the writer commit and answer everything queued, exit 0.
- * SIGHUP: reload the certificate and key; a pair that does not load is
- * logged and the one served before stays. A storage failure (d.fatal) ends
- * the process with 1, so that a restart recovers from what was committed.
- * Exit status 2: bad flags, configuration, certificate or key.
+ * Start-up order: parse the flags and the configuration file, and check the
+ * rules between them (options.h: plain HTTP only on loopback unless
+ * --insecure-http); load the certificate and key (tls.h); lock the database
+ * file (lock.h); open the database, settle the configuration and recover the
+ * engine and the billboard (daemon.h); start the writer; only then listen
+ * and write the port file. SIGTERM or SIGINT: stop accepting, let the
+ * writer commit and answer everything queued, exit 0. SIGHUP: reload the
+ * certificate and key; a pair that does not load is logged and the one
+ * served before stays. A storage failure (d.fatal) ends the process with 1,
+ * so that a restart recovers from what was committed. Exit status 2: bad
+ * flags, configuration, certificate or key (or a backup or restore that
+ * would replace a file).
  */
 #include <cblas.h>
 #include <signal.h>
@@ -25,6 +30,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "backup.h"
 #include "configure.h"
 #include "daemon.h"
 #include "http.h"
@@ -63,6 +69,53 @@ static void reload(struct bb_tls *tls)
     fprintf(stderr, "billboardd: SIGHUP: now serving certificate %s\n", why);
 }
 
+/* --backup or --restore: the exit status. */
+static int backup(const struct bb_options *o)
+{
+    char why[8192];
+    struct bb_backup_info info;
+    int rc = o->backup ? bb_backup_run(o->db, o->backup, &info, why, sizeof(why))
+                       : bb_backup_restore(o->restore, o->db, &info, why, sizeof(why));
+    if (rc != BB_OK) {
+        fprintf(stderr, "billboardd: %s\n", why);
+        return rc == BB_ECONFLICT || rc == BB_EINVAL ? 2 : 1;
+    }
+    fprintf(stderr, "billboardd: %s %s to %s: %lld episodes, billboards up to version %lld\n",
+            o->backup ? "backed up" : "restored", o->backup ? o->db : o->restore,
+            o->backup ? o->backup : o->db, (long long)info.episodes, (long long)info.version);
+    return 0;
+}
+
+/* Everything but serving: the exit status, or -1 to serve. */
+static int command(struct bb_options *o, int argc, char **argv)
+{
+    int rc = bb_options_parse(o, argc, argv);
+    if (rc)
+        return rc;
+    if (o->help) {
+        bb_options_usage(stdout);
+        return 0;
+    }
+    if (o->print_routes) {
+        bb_routes_print(stdout);
+        return 0;
+    }
+    if (o->print_params) {
+        rc = bb_configure_print(&o->given, stdout);
+        return rc == BB_OK ? 0 : rc == BB_EINVAL ? 2 : 1;
+    }
+    if (!o->db) {
+        fprintf(stderr, "billboardd: no database: give --db FILE (or 'db = FILE' in --config)\n");
+        bb_options_usage(stderr);
+        return 2;
+    }
+    if (o->backup || o->restore)
+        return backup(o);
+    if ((rc = bb_options_check(o)) != 0)
+        return rc;
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     static struct bb_options o;
@@ -74,38 +127,24 @@ int main(int argc, char **argv)
      * OPENBLAS_NUM_THREADS, if set, still wins. */
     if (!getenv("OPENBLAS_NUM_THREADS"))
         openblas_set_num_threads(1);
-    int rc = bb_options_parse(&o, argc, argv);
-    if (rc)
-        return rc;
-    if (o.help) {
-        bb_options_usage(stdout);
-        return 0;
+    if ((status = command(&o, argc, argv)) >= 0) {
+        bb_options_release(&o);
+        return status;
     }
-    if (o.print_routes) {
-        bb_routes_print(stdout);
-        return 0;
-    }
-    if (o.print_params) {
-        rc = bb_configure_print(&o.given, stdout);
-        return rc == BB_OK ? 0 : rc == BB_EINVAL ? 2 : 1;
-    }
-    if (!o.db) {
-        bb_options_usage(stderr);
-        return 2;
-    }
-    if ((rc = bb_options_check(&o)) != 0)
-        return rc;
-    if (sodium_init() < 0) {
-        fprintf(stderr, "billboardd: libsodium cannot initialise\n");
-        return 1;
-    }
+    status = 1;
+    d.lock_fd = -1; /* bb_daemon_release() may run before bb_daemon_open() */
     char why[256] = "";
     struct bb_tls *tls = NULL;
+    if (sodium_init() < 0) {
+        fprintf(stderr, "billboardd: libsodium cannot initialise\n");
+        goto out;
+    }
     if (o.tls_cert) {
-        rc = bb_tls_open(o.tls_cert, o.tls_key, o.tls_priorities, &tls, why, sizeof(why));
+        int rc = bb_tls_open(o.tls_cert, o.tls_key, o.tls_priorities, &tls, why, sizeof(why));
         if (rc != BB_OK) {
             fprintf(stderr, "billboardd: %s\n", why);
-            return rc == BB_ENOMEM ? 1 : 2;
+            status = rc == BB_ENOMEM ? 1 : 2;
+            goto out;
         }
     }
     /* Signals are taken by sigtimedwait below; every thread inherits the mask. */
@@ -167,5 +206,6 @@ stop:
 out:
     bb_daemon_release(&d);
     bb_tls_free(tls);
+    bb_options_release(&o);
     return status;
 }

@@ -36,7 +36,8 @@ out:
     return rc;
 }
 
-/* Every flag given on this start must agree with the stored configuration. */
+/* Every flag in effect on this start (the configuration file's and the
+ * command line's) must agree with the stored configuration. */
 static int check(const struct bb_options *o, const struct bb_params *stored,
                  const char *stored_json)
 {
@@ -49,11 +50,17 @@ static int check(const struct bb_options *o, const struct bb_params *stored,
         int same = a && strcmp(a, stored_json) == 0;
         free(a);
         if (!same) {
+            char given[4400];
+            if (o->gline[i])
+                snprintf(given, sizeof(given), "%s:%d: %s = %s", o->file.path, o->gline[i],
+                         o->gname[i] + 2, o->gval[i]);
+            else
+                snprintf(given, sizeof(given), "%s %s", o->gname[i], o->gval[i]);
             fprintf(stderr,
-                    "billboardd: %s %s contradicts the configuration stored in %s: the "
+                    "billboardd: %s contradicts the configuration stored in %s: the "
                     "configuration is fixed when the database is created, because changing "
                     "it mid-run would void the privacy guarantee. Stored: %s\n",
-                    o->gname[i], o->gval[i], o->db, stored_json);
+                    given, o->db, stored_json);
             return BB_ECONFLICT;
         }
     }

@@ -2,7 +2,8 @@
  * daemon.c — the life of struct bbd (daemon.h): everything billboardd opens
  * before it listens, in order, and closes after.
  *
- * Open: the database; the configuration (configure.h); the rng and the
+ * Open: the database's lock (lock.h), then the database; the configuration
+ * (configure.h); the rng and the
  * engine; on first start the database's initial content, then recovery on
  * every start (recovery.h); the clinic registry with the stored token key,
  * the clinics and the admin token; the read-only pool.
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "configure.h"
+#include "lock.h"
 #include "options.h"
 #include "recovery.h"
 #include "writer.h"
@@ -76,8 +78,12 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     bb_stats_init(&d->stats);
     bb_board_slot_init(&d->board);
     atomic_init(&d->fatal, 0);
-    int rc = bb_db_open(o->db, 0, &d->db, why, sizeof(why));
+    int rc = bb_lock_take(o->db, &d->lock_fd, why, sizeof(why));
     if (rc != BB_OK) {
+        fprintf(stderr, "billboardd: %s\n", why);
+        goto out;
+    }
+    if ((rc = bb_db_open(o->db, 0, &d->db, why, sizeof(why))) != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         goto out;
     }
@@ -126,6 +132,7 @@ void bb_daemon_release(struct bbd *d)
     bb_engine_free(d->engine);
     bb_rng_release(&d->rng);
     bb_db_close(d->db);
+    bb_lock_release(d->lock_fd); /* after every connection to the file */
     bb_board_slot_release(&d->board);
     bb_stats_release(&d->stats);
 }

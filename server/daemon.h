@@ -37,13 +37,14 @@ struct bbd {
     struct bb_stats stats; /* what /v1/privacy and /metrics report */
     atomic_int fatal;      /* storage failed: stop and let recovery run */
     size_t max_body;       /* request body cap, bytes */
+    int lock_fd;           /* holds the database's lock (lock.h); -1: none */
 };
 
 struct bb_options;
 
 /* Opens everything d holds for serving what o (borrowed) asks, recovering
  * the engine and the billboard from the database (daemon.c). d must be
- * zeroed. On error a message is on stderr. Either way the caller calls
+ * zeroed; this sets d->lock_fd first. On error a message is on stderr. Either way the caller calls
  * bb_daemon_release(d) once the writer and the server are stopped. */
 int bb_daemon_open(struct bbd *d, const struct bb_options *o) BB_WARN_UNUSED;
 

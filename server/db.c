@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "privfile.h"
 
 /* 2: mechanism state in mech_state (was one mechanism's own table in 1). */
 #define SCHEMA_VERSION "2"
@@ -32,6 +35,8 @@ enum stmt {
     S_BB_PUT,
     S_BB_GET,
     S_BB_LATEST,
+    S_EP_COUNT,
+    S_BB_MAX,
     S_COUNT
 };
 
@@ -64,6 +69,8 @@ static const char *const sql[S_COUNT] = {
                  "VALUES (?1, ?2, ?3, ?4, ?5)",
     [S_BB_GET] = "SELECT body, etag FROM billboards WHERE version = ?1",
     [S_BB_LATEST] = "SELECT body, etag FROM billboards ORDER BY version DESC LIMIT 1",
+    [S_EP_COUNT] = "SELECT count(*) FROM episodes",
+    [S_BB_MAX] = "SELECT coalesce(max(version), -1) FROM billboards",
 };
 
 static const char schema[] =
@@ -131,24 +138,34 @@ out:
     return rc;
 }
 
-int bb_db_open(const char *path, int readonly, struct bb_db **out, char *why, size_t whylen)
+/* How a connection is opened: the writer's, a reader's of a served
+ * database (WAL), or a reader's of a database file in any journal mode (a
+ * backup, bb_db_open_file). */
+enum open_mode { OPEN_RW, OPEN_RO, OPEN_FILE };
+
+static int open_db(const char *path, enum open_mode mode, struct bb_db **out, char *why,
+                   size_t whylen)
 {
     int rc = BB_ENOMEM;
     struct bb_db *db = calloc(1, sizeof(*db));
     *out = NULL;
     if (!db)
         goto out;
-    db->readonly = readonly;
-    int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    db->readonly = mode != OPEN_RW;
+    int flags = db->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     flags |= SQLITE_OPEN_NOMUTEX; /* one thread at a time per connection */
     rc = BB_EIO;
+    /* Patients' features: the file, and the -wal and -shm SQLite gives its
+     * mode, are the owner's only, whatever the umask. */
+    if (mode == OPEN_RW && (rc = bb_private_file(path, why, whylen)) != BB_OK)
+        goto out;
     if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
         fail(why, whylen, path, db->h);
         goto out;
     }
     sqlite3_extended_result_codes(db->h, 1);
     sqlite3_busy_timeout(db->h, 10000);
-    if (!readonly) {
+    if (mode == OPEN_RW) {
         if ((rc = pragma(db->h, "PRAGMA journal_mode=WAL", "wal", why, whylen)) != BB_OK)
             goto out;
         if ((rc = pragma(db->h, "PRAGMA synchronous=FULL", NULL, why, whylen)) != BB_OK)
@@ -161,7 +178,8 @@ int bb_db_open(const char *path, int readonly, struct bb_db **out, char *why, si
             rc = BB_EIO;
             goto out;
         }
-    } else if ((rc = pragma(db->h, "PRAGMA journal_mode", "wal", why, whylen)) != BB_OK) {
+    } else if (mode == OPEN_RO &&
+               (rc = pragma(db->h, "PRAGMA journal_mode", "wal", why, whylen)) != BB_OK) {
         goto out;
     }
     if ((rc = pragma(db->h, "PRAGMA synchronous=FULL", NULL, why, whylen)) != BB_OK)
@@ -178,6 +196,64 @@ int bb_db_open(const char *path, int readonly, struct bb_db **out, char *why, si
     return BB_OK;
 out:
     bb_db_close(db);
+    return rc;
+}
+
+int bb_db_open(const char *path, int readonly, struct bb_db **out, char *why, size_t whylen)
+{
+    return open_db(path, readonly ? OPEN_RO : OPEN_RW, out, why, whylen);
+}
+
+int bb_db_open_file(const char *path, struct bb_db **out, char *why, size_t whylen)
+{
+    return open_db(path, OPEN_FILE, out, why, whylen);
+}
+
+int bb_db_copy(struct bb_db *db, const char *path, const char *journal_mode, char *why,
+               size_t whylen)
+{
+    sqlite3 *to = NULL;
+    sqlite3_backup *b = NULL;
+    char q[64];
+    int rc = BB_EIO, step = SQLITE_OK;
+    if (sqlite3_open_v2(path, &to, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        fail(why, whylen, path, to);
+        goto out;
+    }
+    if (!(b = sqlite3_backup_init(to, "main", db->h, "main"))) {
+        fail(why, whylen, "backup", to);
+        goto out;
+    }
+    /* All pages in one step: one read transaction on the source, so the copy
+     * is the snapshot of everything committed when it began, and in WAL mode
+     * the writer goes on meanwhile. (Steps of a few pages would restart
+     * whenever another process writes, forever under steady load.) Readers
+     * of a WAL database are busy only while one recovers the WAL index. */
+    for (int tries = 0; tries < 200; tries++) {
+        step = sqlite3_backup_step(b, -1);
+        if (step != SQLITE_BUSY && step != SQLITE_LOCKED)
+            break;
+        nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+    }
+    int fin = sqlite3_backup_finish(b);
+    b = NULL;
+    if (step != SQLITE_DONE || fin != SQLITE_OK) {
+        if (why && whylen)
+            snprintf(why, whylen, "backup into %s: %s", path,
+                     sqlite3_errstr(step != SQLITE_DONE ? step : fin));
+        goto out;
+    }
+    snprintf(q, sizeof(q), "PRAGMA journal_mode=%s", journal_mode);
+    if ((rc = pragma(to, q, journal_mode, why, whylen)) != BB_OK)
+        goto out;
+    rc = pragma(to, "PRAGMA quick_check", "ok", why, whylen);
+out:
+    if (b)
+        sqlite3_backup_finish(b);
+    if (to && sqlite3_close(to) != SQLITE_OK && rc == BB_OK) {
+        fail(why, whylen, path, to);
+        rc = BB_EIO;
+    }
     return rc;
 }
 
@@ -654,4 +730,20 @@ void bb_db_pool_put(struct bb_db_pool *p, struct bb_db *db)
     p->idle[p->free_n++] = db;
     pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
+}
+
+int bb_db_summary(struct bb_db *db, int64_t *episodes, int64_t *version)
+{
+    sqlite3_stmt *a = stmt(db, S_EP_COUNT), *b = stmt(db, S_BB_MAX);
+    int rc = BB_EIO;
+    if (a && b && sqlite3_step(a) == SQLITE_ROW && sqlite3_step(b) == SQLITE_ROW) {
+        *episodes = sqlite3_column_int64(a, 0);
+        *version = sqlite3_column_int64(b, 0);
+        rc = BB_OK;
+    }
+    if (a)
+        sqlite3_reset(a);
+    if (b)
+        sqlite3_reset(b);
+    return rc;
 }

@@ -35,11 +35,28 @@
 struct bb_db;
 
 /* Opens path (creating it and the schema unless readonly), sets and verifies
- * journal_mode=WAL and synchronous=FULL. On error *out is NULL and why says
- * what happened. */
+ * journal_mode=WAL and synchronous=FULL, and checks the schema version.
+ * Read-write, it first makes the file private (mode 0600 whatever the
+ * umask; privfile.h). On error *out is NULL and why says what happened. */
 int bb_db_open(const char *path, int readonly, struct bb_db **out, char *why,
                size_t whylen) BB_WARN_UNUSED;
+/* Opens the database file at path read-only in whatever journal mode it is
+ * (a backup is one file in rollback mode), checking its schema version. */
+int bb_db_open_file(const char *path, struct bb_db **out, char *why, size_t whylen) BB_WARN_UNUSED;
 void bb_db_close(struct bb_db *db);
+
+/* Copies db's database into the file at path, which must exist, be empty
+ * and be private (the caller creates it), with SQLite's online backup API
+ * in one step: one read transaction, so the copy holds everything committed
+ * when it began, and a WAL writer goes on meanwhile. Then sets the copy's
+ * journal_mode ("delete": one self-contained file; "wal": to be served) and
+ * checks it (PRAGMA quick_check). BB_OK or BB_EIO with why. */
+int bb_db_copy(struct bb_db *db, const char *path, const char *journal_mode, char *why,
+               size_t whylen) BB_WARN_UNUSED;
+
+/* The number of stored episodes and the latest stored billboard version
+ * (-1 if none); read apart, so meant for a file no one writes (a backup). */
+int bb_db_summary(struct bb_db *db, int64_t *episodes, int64_t *version) BB_WARN_UNUSED;
 
 /* Transactions: BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
 int bb_db_begin(struct bb_db *db) BB_WARN_UNUSED;

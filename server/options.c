@@ -7,6 +7,10 @@
  * its value, and is unknown if that refuses it too. So the spellings
  * accepted are exactly those --help lists, and no configuration flag is
  * listed twice.
+ *
+ * A --config file is found first (prescan) and applied key by key through
+ * the same two tables and the same setter (daemon_flag, or
+ * bb_config_option), then the command line on top of it.
  */
 #include "options.h"
 
@@ -38,6 +42,9 @@ enum {
     O_INSECURE_HTTP,
     O_PRINT_PARAMS,
     O_PRINT_ROUTES,
+    O_CONFIG,
+    O_BACKUP,
+    O_RESTORE,
     O_HELP = 'h',
 };
 
@@ -59,6 +66,9 @@ static const struct option longopts[] = {
     {"insecure-http", no_argument, NULL, O_INSECURE_HTTP},
     {"print-params", no_argument, NULL, O_PRINT_PARAMS},
     {"print-routes", no_argument, NULL, O_PRINT_ROUTES},
+    {"config", required_argument, NULL, O_CONFIG},
+    {"backup", required_argument, NULL, O_BACKUP},
+    {"restore", required_argument, NULL, O_RESTORE},
     {"help", no_argument, NULL, O_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -90,6 +100,9 @@ void bb_options_usage(FILE *f)
 {
     fprintf(f,
             "usage: billboardd --db FILE [options] [configuration]\n"
+            "       billboardd --config FILE [options] [configuration]\n"
+            "       billboardd --db FILE --backup OUT\n"
+            "       billboardd --db FILE --restore BACKUP\n"
             "       billboardd --print-params [configuration]\n"
             "       billboardd --print-routes\n"
             "\n"
@@ -97,8 +110,13 @@ void bb_options_usage(FILE *f)
             "keeps every episode in SQLite (WAL, synchronous=FULL) and survives kill -9.\n"
             "\n"
             "Service:\n"
-            "  --db FILE              SQLite database; created with the configuration on\n"
-            "                         first start, read on later starts\n"
+            "  --config FILE          read flags from FILE: 'key = value' lines, a key per\n"
+            "                         flag below without its dashes ('port = 8080'; a flag\n"
+            "                         without a value: 'key = true'), '#' comments; flags\n"
+            "                         on the command line override the file\n"
+            "  --db FILE              SQLite database, created mode 0600 with the\n"
+            "                         configuration on first start, read on later starts;\n"
+            "                         one billboardd at a time serves it\n"
             "  --listen ADDR          IPv4/IPv6 address to bind (default 127.0.0.1); one\n"
             "                         that is not loopback needs HTTPS or --insecure-http\n"
             "  --port N               TCP port; 0 binds an ephemeral one (default 8080)\n"
@@ -115,6 +133,10 @@ void bb_options_usage(FILE *f)
             "                         (default 1048576)\n"
             "  --print-params         print the derived parameters as JSON and exit\n"
             "  --print-routes         print 'METHOD PATH' per route and exit\n"
+            "  --backup OUT           copy --db to the new file OUT (mode 0600) with SQLite's\n"
+            "                         online backup, safe while a daemon serves it, and exit\n"
+            "  --restore BACKUP       create --db (which must not exist) from BACKUP, after\n"
+            "                         checking it, and exit; then start the daemon on it\n"
             "  --help                 this text\n"
             "\n"
             "HTTPS (libmicrohttpd with GnuTLS; SIGHUP reloads the certificate and key):\n"
@@ -149,68 +171,247 @@ static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigne
     return BB_OK;
 }
 
+/* The daemon's flag named name (without dashes), or NULL. */
+static const struct option *named(const char *name)
+{
+    for (const struct option *lo = longopts; lo->name; lo++)
+        if (strcmp(lo->name, name) == 0)
+            return lo;
+    return NULL;
+}
+
 /* Is arg exactly the spelling of the option getopt_long matched? (It also
  * takes abbreviations and "--flag=value", which billboardd never did.) */
 static int spelled(const char *arg, int val)
 {
     if (val == O_HELP && strcmp(arg, "-h") == 0)
         return 1;
-    for (const struct option *lo = longopts; lo->name; lo++)
-        if (lo->val == val)
-            return strncmp(arg, "--", 2) == 0 && strcmp(arg + 2, lo->name) == 0;
-    return 0;
+    const struct option *lo = strncmp(arg, "--", 2) == 0 ? named(arg + 2) : NULL;
+    return lo && lo->val == val;
+}
+
+/* The commands, and --config itself: no keys of the configuration file. */
+static int command(int val)
+{
+    return val == O_HELP || val == O_PRINT_PARAMS || val == O_PRINT_ROUTES || val == O_CONFIG ||
+           val == O_BACKUP || val == O_RESTORE;
 }
 
 /* Takes a numeric flag's value: 0 or the exit status. A missing value is
- * a bad one, as billboardd always said. */
-static int number(const char *flag, const char *v, unsigned long lo, unsigned long hi,
-                  unsigned long *out)
+ * a bad one, as billboardd always said. at: "" on the command line, else
+ * "FILE:LINE: ". */
+static int number(const char *at, const char *flag, const char *v, unsigned long lo,
+                  unsigned long hi, unsigned long *out)
 {
     if (parse_uint(v, lo, hi, out) != BB_OK) {
-        fprintf(stderr, "billboardd: bad value '%s' for %s\n", v ? v : "", flag);
+        fprintf(stderr, "billboardd: %sbad value '%s' for %s\n", at, v ? v : "", flag);
         return 2;
     }
     return 0;
 }
 
 /* Takes a string flag's value: 0 or the exit status. */
-static int text(const char *flag, const char *v, const char **out)
+static int text(const char *at, const char *flag, const char *v, const char **out)
 {
     if (!v) {
-        fprintf(stderr, "billboardd: %s needs a value\n", flag);
+        fprintf(stderr, "billboardd: %s%s needs a value\n", at, flag);
         return 2;
     }
     *out = v;
     return 0;
 }
 
-/* argv[i] is no flag of the daemon's: a configuration flag with its value
- * argv[i + 1], or unknown. 0 or the exit status. */
-static int configuration(struct bb_options *o, const char *a, const char *v)
+/* Sets the daemon's flag c (spelled flag, for messages) to v, NULL for a
+ * flag without a value: 0 or the exit status. The one setter of the
+ * command line and the configuration file. */
+static int daemon_flag(struct bb_options *o, int c, const char *at, const char *flag, const char *v)
+{
+    unsigned long n = 0;
+    int status = 0;
+    switch (c) {
+    case O_HELP:
+        o->help = 1;
+        break;
+    case O_PRINT_PARAMS:
+        o->print_params = 1;
+        break;
+    case O_PRINT_ROUTES:
+        o->print_routes = 1;
+        break;
+    case O_CONFIG:
+        status = text(at, flag, v, &o->config);
+        break;
+    case O_BACKUP:
+        status = text(at, flag, v, &o->backup);
+        break;
+    case O_RESTORE:
+        status = text(at, flag, v, &o->restore);
+        break;
+    case O_DB:
+        status = text(at, flag, v, &o->db);
+        break;
+    case O_LISTEN:
+        status = text(at, flag, v, &o->listen);
+        break;
+    case O_PORT_FILE:
+        status = text(at, flag, v, &o->port_file);
+        break;
+    case O_ADMIN_TOKEN_FILE:
+        status = text(at, flag, v, &o->admin_file);
+        break;
+    case O_TLS_CERT:
+        status = text(at, flag, v, &o->tls_cert);
+        break;
+    case O_TLS_KEY:
+        status = text(at, flag, v, &o->tls_key);
+        break;
+    case O_TLS_PRIORITIES:
+        status = text(at, flag, v, &o->tls_priorities);
+        break;
+    case O_INSECURE_HTTP:
+        o->insecure_http = 1;
+        break;
+    case O_PORT:
+        if (!(status = number(at, flag, v, 0, 65535, &n)))
+            o->port = (unsigned)n;
+        break;
+    case O_THREADS:
+        if (!(status = number(at, flag, v, 1, 64, &n)))
+            o->http.threads = (unsigned)n;
+        break;
+    case O_MAX_CONNECTIONS:
+        if (!(status = number(at, flag, v, 1, 65536, &n)))
+            o->http.conn_limit = (unsigned)n;
+        break;
+    case O_PER_IP_LIMIT:
+        if (!(status = number(at, flag, v, 1, 65536, &n)))
+            o->http.per_ip_limit = (unsigned)n;
+        break;
+    case O_TIMEOUT:
+        if (!(status = number(at, flag, v, 1, 86400, &n)))
+            o->http.timeout_s = (unsigned)n;
+        break;
+    case O_CONN_MEMORY:
+        if (!(status = number(at, flag, v, 8192, 1UL << 24, &n)))
+            o->http.conn_memory = n;
+        break;
+    case O_MAX_BODY:
+        if (!(status = number(at, flag, v, 1024, 1UL << 30, &n)))
+            o->max_body = n;
+        break;
+    }
+    return status;
+}
+
+/* A configuration flag a with its value v, from the command line (line 0)
+ * or the file: 0 or the exit status. One given on the command line
+ * replaces the file's. */
+static int configuration(struct bb_options *o, const char *a, const char *v, int line,
+                         const char *at)
 {
     char why[256];
     int rc = bb_config_option(&o->given, a, v, why, sizeof(why));
+    if (rc == BB_ENOTFOUND && line) {
+        fprintf(stderr,
+                "billboardd: %sunknown key '%s' (the keys are the flags of billboardd --help, "
+                "without their dashes)\n",
+                at, a + 2);
+        return 2;
+    }
     if (rc == BB_ENOTFOUND) {
         fprintf(stderr, "billboardd: unknown option '%s'\n", a);
         bb_options_usage(stderr);
         return 2;
     }
     if (rc != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        fprintf(stderr, "billboardd: %sbad value '%s' for %s\n", at, v ? v : "", line ? a + 2 : a);
         return 2;
     }
+    int kept = 0;
+    for (int i = 0; i < o->ngiven; i++)
+        if (line || !o->gline[i] || strcmp(o->gname[i], a) != 0) {
+            o->gname[kept] = o->gname[i];
+            o->gval[kept] = o->gval[i];
+            o->gline[kept++] = o->gline[i];
+        }
+    o->ngiven = kept;
     if (o->ngiven == BB_OPTIONS_MAX_GIVEN) {
         fprintf(stderr, "billboardd: too many configuration flags\n");
         return 2;
     }
     o->gname[o->ngiven] = a;
-    o->gval[o->ngiven++] = v;
+    o->gval[o->ngiven] = v;
+    o->gline[o->ngiven++] = line;
+    return 0;
+}
+
+/* Finds --config's value, and --help, before the parse: the file goes
+ * first and the command line on top. Every argument but a flag without a
+ * value is followed by its value, as the parse reads them. 0 or the exit
+ * status. */
+static int prescan(struct bb_options *o, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const struct option *lo = strncmp(a, "--", 2) == 0 ? named(a + 2) : NULL;
+        if (strcmp(a, "-h") == 0 || (lo && lo->val == O_HELP)) {
+            o->help = 1;
+            return 0;
+        }
+        if (lo && lo->has_arg == no_argument)
+            continue;
+        if (lo && lo->val == O_CONFIG && i + 1 < argc) {
+            if (o->config) {
+                fprintf(stderr, "billboardd: --config given twice\n");
+                return 2;
+            }
+            o->config = argv[i + 1];
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* Applies the configuration file's keys: 0 or the exit status. */
+static int config_file(struct bb_options *o)
+{
+    char why[4352], at[4352];
+    if (bb_conffile_read(&o->file, o->config, why, sizeof(why)) != BB_OK) {
+        fprintf(stderr, "billboardd: %s\n", why);
+        return 2;
+    }
+    for (size_t i = 0; i < o->file.n; i++) {
+        const struct bb_conffile_entry *e = &o->file.e[i];
+        const struct option *lo = named(e->key);
+        int status = 0;
+        snprintf(at, sizeof(at), "%s:%d: ", o->file.path, e->line);
+        if (lo && command(lo->val)) {
+            fprintf(stderr,
+                    "billboardd: %s%s is a command, not a setting: give --%s on the "
+                    "command line\n",
+                    at, e->key, e->key);
+            status = 2;
+        } else if (lo && lo->has_arg == no_argument) {
+            if (strcmp(e->value, "true") == 0) {
+                status = daemon_flag(o, lo->val, at, e->key, NULL);
+            } else if (strcmp(e->value, "false") != 0) {
+                fprintf(stderr, "billboardd: %s%s takes true or false, not '%s'\n", at, e->key,
+                        e->value);
+                status = 2;
+            }
+        } else if (lo) {
+            status = daemon_flag(o, lo->val, at, e->key, e->value);
+        } else {
+            status = configuration(o, e->flag, e->value, e->line, at);
+        }
+        if (status)
+            return status;
+    }
     return 0;
 }
 
 int bb_options_parse(struct bb_options *o, int argc, char **argv)
 {
-    unsigned long n = 0;
     int status = 0;
     o->listen = "127.0.0.1";
     o->port = 8080;
@@ -221,89 +422,45 @@ int bb_options_parse(struct bb_options *o, int argc, char **argv)
                                     .timeout_s = 30,
                                     .conn_memory = 32768};
     bb_params_defaults(&o->given);
+    if ((status = prescan(o, argc, argv)) != 0 || o->help)
+        return status;
+    if (o->config && (status = config_file(o)) != 0)
+        return status;
     /* "+": stop at the first non-flag (it is unknown); ":": report a
      * missing value as ':'. Our own messages only. */
     opterr = 0;
-    while (status == 0 && optind < argc) {
-        int at = optind;
+    optind = 0; /* glibc: start afresh, also when called again (unit tests) */
+    while (status == 0 && (optind == 0 || optind < argc)) {
+        int at = optind ? optind : 1;
+        if (at >= argc)
+            break;
         int c = getopt_long(argc, argv, "+:h", longopts, NULL);
         const char *a = argv[at];
         if (c == -1) /* a non-flag argument, or "--": unknown */
-            return configuration(o, a, at + 1 < argc ? argv[at + 1] : NULL);
+            return configuration(o, a, at + 1 < argc ? argv[at + 1] : NULL, 0, "");
         if (c == ':' && spelled(a, optopt)) {
             c = optopt; /* the last argument, without its value */
             optarg = NULL;
         } else if (c == '?' || c == ':' || !spelled(a, c)) {
             /* Not the daemon's: with its value, as billboardd always read it. */
-            if ((status = configuration(o, a, at + 1 < argc ? argv[at + 1] : NULL)) == 0)
+            if ((status = configuration(o, a, at + 1 < argc ? argv[at + 1] : NULL, 0, "")) == 0)
                 optind = at + 2;
             continue;
         }
-        switch (c) {
-        case O_HELP:
-            o->help = 1;
+        if ((status = daemon_flag(o, c, "", a, optarg)) == 0 && o->help)
             return 0;
-        case O_PRINT_PARAMS:
-            o->print_params = 1;
-            break;
-        case O_PRINT_ROUTES:
-            o->print_routes = 1;
-            break;
-        case O_DB:
-            status = text(a, optarg, &o->db);
-            break;
-        case O_LISTEN:
-            status = text(a, optarg, &o->listen);
-            break;
-        case O_PORT_FILE:
-            status = text(a, optarg, &o->port_file);
-            break;
-        case O_ADMIN_TOKEN_FILE:
-            status = text(a, optarg, &o->admin_file);
-            break;
-        case O_TLS_CERT:
-            status = text(a, optarg, &o->tls_cert);
-            break;
-        case O_TLS_KEY:
-            status = text(a, optarg, &o->tls_key);
-            break;
-        case O_TLS_PRIORITIES:
-            status = text(a, optarg, &o->tls_priorities);
-            break;
-        case O_INSECURE_HTTP:
-            o->insecure_http = 1;
-            break;
-        case O_PORT:
-            if (!(status = number(a, optarg, 0, 65535, &n)))
-                o->port = (unsigned)n;
-            break;
-        case O_THREADS:
-            if (!(status = number(a, optarg, 1, 64, &n)))
-                o->http.threads = (unsigned)n;
-            break;
-        case O_MAX_CONNECTIONS:
-            if (!(status = number(a, optarg, 1, 65536, &n)))
-                o->http.conn_limit = (unsigned)n;
-            break;
-        case O_PER_IP_LIMIT:
-            if (!(status = number(a, optarg, 1, 65536, &n)))
-                o->http.per_ip_limit = (unsigned)n;
-            break;
-        case O_TIMEOUT:
-            if (!(status = number(a, optarg, 1, 86400, &n)))
-                o->http.timeout_s = (unsigned)n;
-            break;
-        case O_CONN_MEMORY:
-            if (!(status = number(a, optarg, 8192, 1UL << 24, &n)))
-                o->http.conn_memory = n;
-            break;
-        case O_MAX_BODY:
-            if (!(status = number(a, optarg, 1024, 1UL << 30, &n)))
-                o->max_body = n;
-            break;
-        }
+    }
+    if (status == 0 && !!o->print_params + !!o->print_routes + !!o->backup + !!o->restore > 1) {
+        fprintf(stderr, "billboardd: --print-params, --print-routes, --backup and --restore are "
+                        "separate commands: give one\n");
+        status = 2;
     }
     return status;
+}
+
+void bb_options_release(struct bb_options *o)
+{
+    bb_conffile_release(&o->file);
 }
 
 int bb_listen_is_loopback(const char *addr)

@@ -320,6 +320,41 @@ static void test_mode_and_prune(void **state)
     statestore_close(st);
 }
 
+/* Under umask 000 (and 0277, which takes the owner's write bit too) the
+ * file and the -wal and -shm SQLite creates beside it are 0600; a file an
+ * older build left 0644 is made private when opened. */
+static void test_private_whatever_umask(void **state)
+{
+    struct fx *fx = *state;
+    static const mode_t masks[] = {0, 0277};
+    static const char *const side[] = {"", "-wal", "-shm"};
+    struct statestore *st = NULL;
+    struct bb_episode_buf e = {0};
+    struct stat sb;
+    char p[128];
+    int64_t id = 0;
+    assert_int_equal(bb_episode_buf_init(&e, H, A, D), BB_OK);
+    for (int m = 0; m < 3; m++) {
+        if (m == 2) /* the older build's file */
+            assert_int_equal(chmod(fx->path, 0644), 0);
+        mode_t old = umask(masks[m % 2]);
+        int rc = statestore_open(fx->path, &st, NULL, 0);
+        umask(old);
+        assert_int_equal(rc, BB_OK);
+        snprintf(p, sizeof(p), "k%d", m);
+        assert_int_equal(statestore_enqueue(st, &e, p, &id), BB_OK);
+        for (int i = 0; i < 3; i++) { /* while open, all three exist */
+            snprintf(p, sizeof(p), "%s%s", fx->path, side[i]);
+            assert_int_equal(stat(p, &sb), 0);
+            if ((sb.st_mode & 0777) != 0600)
+                fail_msg("%s has mode %04o under umask %04o", p, (unsigned)(sb.st_mode & 0777),
+                         (unsigned)masks[m % 2]);
+        }
+        statestore_close(st);
+    }
+    bb_episode_buf_release(&e);
+}
+
 static void test_new_key_is_fresh_hex(void **state)
 {
     (void)state;
@@ -340,6 +375,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_not_a_state_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flush_sets_aside_invalid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mode_and_prune, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_private_whatever_umask, setup, teardown),
         cmocka_unit_test(test_new_key_is_fresh_hex),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

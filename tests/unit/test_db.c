@@ -1,11 +1,13 @@
 /*
  * test_db.c — the SQLite store on a real file: schema and pragmas verified
- * at open, every table's round trip, uniqueness, the read-only pool.
+ * at open, every table's round trip, uniqueness, the read-only pool; the
+ * file, its -wal and its -shm 0600 whatever the umask; the online copy.
  */
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -176,11 +178,136 @@ static void test_bad_files(void **state)
     assert_null(db);
 }
 
+static unsigned mode_of(const char *p)
+{
+    struct stat st;
+    assert_int_equal(stat(p, &st), 0);
+    return (unsigned)(st.st_mode & 0777);
+}
+
+/* Writes a row, so that the -wal and -shm files exist while db is open. */
+static void write_row(struct bb_db *db)
+{
+    assert_int_equal(bb_db_begin(db), BB_OK);
+    assert_int_equal(bb_db_meta_put(db, "row", "x", 1), BB_OK);
+    assert_int_equal(bb_db_commit(db), BB_OK);
+}
+
+static void expect_private(const char *p)
+{
+    static const char *const side[] = {"", "-wal", "-shm"};
+    char f[128];
+    for (int i = 0; i < 3; i++) {
+        snprintf(f, sizeof(f), "%s%s", p, side[i]);
+        if (mode_of(f) != 0600)
+            fail_msg("%s has mode %04o, want 0600", f, mode_of(f));
+    }
+}
+
+/* Patients' features: the database and the -wal and -shm files SQLite
+ * creates beside it are the owner's only under any umask, and a database an
+ * older build created 0644 (with its -wal) is made private on open. */
+static void test_private_files(void **state)
+{
+    (void)state;
+    static const mode_t masks[] = {0, 022, 0277};
+    char p[96], side[112], why[256] = "";
+    struct bb_db *db = NULL, *r = NULL;
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof(p), "%s/private%d.db", dir, i);
+        mode_t old = umask(masks[i]);
+        int rc = bb_db_open(p, 0, &db, why, sizeof(why));
+        if (rc == BB_OK) {
+            write_row(db);
+            rc = bb_db_open(p, 1, &r, why, sizeof(why)); /* a reader maps the -shm too */
+        }
+        umask(old);
+        assert_int_equal(rc, BB_OK);
+        expect_private(p);
+        bb_db_close(r);
+        bb_db_close(db);
+    }
+    /* An old database left 0644 with its -wal after a crash. */
+    snprintf(p, sizeof(p), "%s/old.db", dir);
+    assert_int_equal(bb_db_open(p, 0, &db, why, sizeof(why)), BB_OK);
+    write_row(db);
+    bb_db_close(db);
+    assert_int_equal(chmod(p, 0644), 0);
+    snprintf(side, sizeof(side), "%s-wal", p);
+    FILE *f = fopen(side, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(chmod(side, 0644), 0);
+    assert_int_equal(bb_db_open(p, 0, &db, why, sizeof(why)), BB_OK);
+    write_row(db);
+    expect_private(p);
+    bb_db_close(db);
+}
+
+/* bb_db_copy: an online copy while the source has a writer and a WAL
+ * holding committed rows, in rollback mode (one file) or WAL, private, and
+ * readable by bb_db_open_file with everything committed before it began. */
+static void test_copy(void **state)
+{
+    (void)state;
+    char src[96], out[96], wal[112], why[256] = "";
+    struct bb_db *w = NULL, *r = NULL, *c = NULL;
+    struct bb_episode_buf e = {0};
+    unsigned char h[BB_DB_HASH] = {7};
+    int64_t id = 0, episodes = -1, version = -2;
+    snprintf(src, sizeof(src), "%s/src.db", dir);
+    assert_int_equal(bb_db_open(src, 0, &w, why, sizeof(why)), BB_OK);
+    assert_int_equal(bb_episode_buf_init(&e, 2, 2, 3), BB_OK);
+    assert_int_equal(bb_db_begin(w), BB_OK);
+    assert_int_equal(bb_db_clinic_insert(w, "a", h, 1, &id), BB_OK);
+    for (int k = 1; k <= 5; k++)
+        assert_int_equal(bb_db_episode_insert(w, k, id, 0, &e), BB_OK);
+    assert_int_equal(bb_db_billboard_put(w, 0, 0, "\"e0\"", "{}", 2, NULL, 0), BB_OK);
+    assert_int_equal(bb_db_commit(w), BB_OK);
+    /* The rows are in the WAL, not yet in the database file. */
+    snprintf(wal, sizeof(wal), "%s-wal", src);
+    struct stat st;
+    assert_int_equal(stat(wal, &st), 0);
+    assert_true(st.st_size > 0);
+
+    const char *modes[] = {"delete", "wal"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(out, sizeof(out), "%s/copy-%s.db", dir, modes[i]);
+        FILE *f = fopen(out, "w");
+        assert_non_null(f);
+        fclose(f);
+        assert_int_equal(chmod(out, 0600), 0);
+        assert_int_equal(bb_db_open(src, 1, &r, why, sizeof(why)), BB_OK);
+        assert_int_equal(bb_db_copy(r, out, modes[i], why, sizeof(why)), BB_OK);
+        bb_db_close(r);
+        /* The writer goes on; the copy does not see what came after. */
+        assert_int_equal(bb_db_begin(w), BB_OK);
+        assert_int_equal(bb_db_episode_insert(w, 6 + i, id, 0, &e), BB_OK);
+        assert_int_equal(bb_db_commit(w), BB_OK);
+        assert_int_equal(mode_of(out), 0600);
+        snprintf(wal, sizeof(wal), "%s-wal", out);
+        assert_int_equal(access(wal, F_OK), -1); /* closed: one file */
+        assert_int_equal(bb_db_open_file(out, &c, why, sizeof(why)), BB_OK);
+        assert_int_equal(bb_db_summary(c, &episodes, &version), BB_OK);
+        assert_int_equal(episodes, 5 + i);
+        assert_int_equal(version, 0);
+        bb_db_close(c);
+        /* Only a WAL copy can be served as it is. */
+        assert_int_equal(bb_db_open(out, 1, &c, why, sizeof(why)), i == 1 ? BB_OK : BB_EIO);
+        bb_db_close(c);
+        c = NULL;
+    }
+    bb_episode_buf_release(&e);
+    bb_db_close(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_private_files),
+        cmocka_unit_test(test_copy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,13 +1,286 @@
 /*
- * test_options.c — billboardd's command line: the HTTPS flags and the rule
- * that plain HTTP is served on loopback only unless --insecure-http.
+ * test_options.c — billboardd's command line and --config file: every flag
+ * --help lists is a key of the file (commands excepted) that means exactly
+ * what the flag means — the same values accepted, the same options set, a
+ * switch as "key = true"; a flag on the command line overrides the file's
+ * key, and the configuration flags in effect are the file's and the command
+ * line's without the overridden; errors name FILE:LINE. The HTTPS flags and
+ * the rule that plain HTTP is served on loopback only unless
+ * --insecure-http.
  */
 #include "testutil.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "engine/config.h"
 #include "options.h"
+
+static char dir[] = "/tmp/bb_test_options_XXXXXX";
+static char conf[96];
+static char err[8192]; /* stderr of the last parse */
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(conf, sizeof(conf), "%s/b.conf", dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(conf);
+    return rmdir(dir);
+}
+
+static void write_conf(const char *text)
+{
+    FILE *f = fopen(conf, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Parses the NULL-terminated argument list into o (released first),
+ * stderr into err; returns the status. */
+static int parse(struct bb_options *o, const char *const *args)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = "billboardd";
+    for (; *args; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    bb_options_release(o);
+    memset(o, 0, sizeof(*o));
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *cap = tmpfile();
+    assert_non_null(cap);
+    dup2(fileno(cap), 2);
+    int status = bb_options_parse(o, argc, argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(cap);
+    size_t n = fread(err, 1, sizeof(err) - 1, cap);
+    err[n] = '\0';
+    fclose(cap);
+    return status;
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Do two parses leave the same options? */
+static void assert_same(const struct bb_options *a, const struct bb_options *b, const char *what)
+{
+    char *da = bb_config_dump(&a->given), *db = bb_config_dump(&b->given);
+    if (!same_str(a->db, b->db) || !same_str(a->listen, b->listen) ||
+        !same_str(a->port_file, b->port_file) || !same_str(a->admin_file, b->admin_file) ||
+        !same_str(a->tls_cert, b->tls_cert) || !same_str(a->tls_key, b->tls_key) ||
+        !same_str(a->tls_priorities, b->tls_priorities) || a->insecure_http != b->insecure_http ||
+        a->port != b->port || a->max_body != b->max_body ||
+        memcmp(&a->http, &b->http, sizeof(a->http)) != 0 || !same_str(da, db) ||
+        a->ngiven != b->ngiven)
+        fail_msg("%s: the flag and the key differ", what);
+    free(da);
+    free(db);
+}
+
+struct flag {
+    char name[64];
+    int value; /* takes a value */
+};
+
+/* Every flag --help lists, with whether a value follows it ("--port N")
+ * or the description ("--help   this text"). */
+static size_t help_flags(struct flag *out, size_t max)
+{
+    char *text = NULL;
+    size_t len = 0, n = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    bb_options_usage(f);
+    fclose(f);
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *s = line + strspn(line, " ");
+        if (strncmp(s, "--", 2) != 0 || s == line || n == max)
+            continue;
+        size_t k = strcspn(s + 2, " ");
+        snprintf(out[n].name, sizeof(out[n].name), "%.*s", (int)k, s + 2);
+        out[n].value = s[2 + k] == ' ' && s[3 + k] != ' ' && s[3 + k] != '\0';
+        n++;
+    }
+    free(text);
+    return n;
+}
+
+static int is_command(const char *name)
+{
+    static const char *const commands[] = {"help",   "print-params", "print-routes",
+                                           "config", "backup",       "restore"};
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(name, commands[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The table-derived promise: each flag of --help is a key meaning the same. */
+static void test_every_flag_is_a_key(void **state)
+{
+    (void)state;
+    static const char *const values[] = {"x",   "0",    "1",         "7",     "70000", "0.5",
+                                         "inf", "tree", "127.0.0.1", "paper", "-1"};
+    struct flag flags[96];
+    struct bb_options a = {0}, b = {0};
+    char text[256], name[80];
+    size_t n = help_flags(flags, 96);
+    assert_true(n >= 35); /* the daemon's and the configuration's */
+    int keys = 0;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(name, sizeof(name), "--%.60s", flags[i].name);
+        if (is_command(flags[i].name)) {
+            snprintf(text, sizeof(text), "%.60s = %s\n", flags[i].name,
+                     flags[i].value ? "x" : "true");
+            write_conf(text);
+            assert_int_equal(parse(&b, (const char *[]){"--config", conf, NULL}), 2);
+            if (!strstr(err, "is a command, not a setting"))
+                fail_msg("%s: %s", flags[i].name, err);
+            continue;
+        }
+        keys++;
+        if (!flags[i].value) { /* a switch: "key = true" is the flag */
+            int sa = parse(&a, (const char *[]){name, NULL});
+            snprintf(text, sizeof(text), "%.60s = true\n", flags[i].name);
+            write_conf(text);
+            int sb = parse(&b, (const char *[]){"--config", conf, NULL});
+            assert_int_equal(sa, sb);
+            assert_same(&a, &b, flags[i].name);
+            snprintf(text, sizeof(text), "%.60s = false\n", flags[i].name);
+            write_conf(text);
+            int sc = parse(&b, (const char *[]){"--config", conf, NULL});
+            assert_int_equal(parse(&a, (const char *[]){NULL}), sc);
+            assert_same(&a, &b, flags[i].name);
+            continue;
+        }
+        for (size_t v = 0; v < sizeof(values) / sizeof(values[0]); v++) {
+            int sa = parse(&a, (const char *[]){name, values[v], NULL});
+            snprintf(text, sizeof(text), "%.60s = %s\n", flags[i].name, values[v]);
+            write_conf(text);
+            int sb = parse(&b, (const char *[]){"--config", conf, NULL});
+            if (strstr(err, "unknown key"))
+                fail_msg("%s is no key: %s", flags[i].name, err);
+            if (sa != sb)
+                fail_msg("%s %s: status %d as a flag, %d as a key (%s)", name, values[v], sa, sb,
+                         err);
+            if (sa == 0)
+                assert_same(&a, &b, name);
+            else if (!strstr(err, "b.conf:1: "))
+                fail_msg("%s = %s: no FILE:LINE in '%s'", flags[i].name, values[v], err);
+        }
+    }
+    assert_true(keys >= 30);
+    bb_options_release(&a);
+    bb_options_release(&b);
+}
+
+static void test_command_line_overrides_the_file(void **state)
+{
+    (void)state;
+    struct bb_options o = {0};
+    write_conf("# the service\n"
+               "db = /srv/bb.db\n"
+               "port = 8081\n"
+               "threads = 4\n"
+               "horizon = 5\n"
+               "dim = 3\n"
+               "actions = 2\n"
+               "max-episodes = 100\n"
+               "epsilon = 2\n"
+               "listen = 0.0.0.0\n"
+               "insecure-http = true\n");
+    assert_int_equal(parse(&o, (const char *[]){"--port", "9000", "--config", conf, "--horizon",
+                                                "6", "--beta", "3", NULL}),
+                     0);
+    assert_string_equal(o.db, "/srv/bb.db");
+    assert_int_equal(o.port, 9000);
+    assert_int_equal(o.http.threads, 4);
+    assert_string_equal(o.config, conf);
+    assert_int_equal(o.insecure_http, 1); /* a switch from the file */
+    assert_int_equal(bb_options_check(&o), 0);
+    assert_int_equal(o.given.H, 6);
+    assert_int_equal(o.given.d, 3);
+    assert_true(o.given.beta == 3);
+    /* In effect: the file's dim, actions, max-episodes, epsilon (with their
+     * lines), then the command line's horizon and beta; not the file's
+     * horizon. */
+    static const struct {
+        const char *name, *value;
+        int line;
+    } want[] = {{"--dim", "3", 6},     {"--actions", "2", 7}, {"--max-episodes", "100", 8},
+                {"--epsilon", "2", 9}, {"--horizon", "6", 0}, {"--beta", "3", 0}};
+    assert_int_equal(o.ngiven, 6);
+    for (int i = 0; i < 6; i++) {
+        assert_string_equal(o.gname[i], want[i].name);
+        assert_string_equal(o.gval[i], want[i].value);
+        assert_int_equal(o.gline[i], want[i].line);
+    }
+    /* Without the file, the command line alone. */
+    assert_int_equal(parse(&o, (const char *[]){"--horizon", "6", NULL}), 0);
+    assert_int_equal(o.ngiven, 1);
+    assert_null(o.db);
+    bb_options_release(&o);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    struct bb_options o = {0};
+    char want[160];
+    static const struct {
+        const char *text, *why;
+    } cases[] = {
+        {"port = 1\nbogus = 2\n", "b.conf:2: unknown key 'bogus'"},
+        {"\nhorizon = ten\n", "b.conf:2: bad value 'ten' for horizon"},
+        {"port = 99999\n", "b.conf:1: bad value '99999' for port"},
+        {"backup = /tmp/x\n", "b.conf:1: backup is a command, not a setting"},
+        {"config = other.conf\n", "b.conf:1: config is a command, not a setting"},
+        {"port\n", "b.conf:1: port has no value"},
+        {"port = 1\nport = 2\n", "b.conf:2: duplicate key 'port' (first at line 1)"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        write_conf(cases[i].text);
+        assert_int_equal(parse(&o, (const char *[]){"--config", conf, NULL}), 2);
+        snprintf(want, sizeof(want), "%s/%s", dir, cases[i].why);
+        if (!strstr(err, want))
+            fail_msg("case %zu: '%s' has no '%s'", i, err, want);
+    }
+    assert_int_equal(parse(&o, (const char *[]){"--config", "/nonexistent.conf", NULL}), 2);
+    assert_non_null(strstr(err, "/nonexistent.conf: No such file"));
+    assert_int_equal(parse(&o, (const char *[]){"--config", conf, "--config", conf, NULL}), 2);
+    assert_non_null(strstr(err, "--config given twice"));
+    assert_int_equal(parse(&o, (const char *[]){"--config", NULL}), 2);
+    assert_non_null(strstr(err, "--config needs a value"));
+    /* --help reads no file. */
+    assert_int_equal(parse(&o, (const char *[]){"--config", "/nonexistent.conf", "--help", NULL}),
+                     0);
+    assert_int_equal(o.help, 1);
+    /* One command at a time. */
+    assert_int_equal(parse(&o, (const char *[]){"--backup", "a", "--restore", "b", NULL}), 2);
+    assert_non_null(strstr(err, "separate commands"));
+    assert_int_equal(parse(&o, (const char *[]){"--db", "x", "--backup", "a", NULL}), 0);
+    assert_string_equal(o.backup, "a");
+    bb_options_release(&o);
+}
 
 static void test_loopback(void **state)
 {
@@ -94,8 +367,11 @@ static void test_rules(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_flag_is_a_key),
+        cmocka_unit_test(test_command_line_overrides_the_file),
+        cmocka_unit_test(test_errors),
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_rules),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }
