@@ -17,7 +17,7 @@ BILLBOARD  := $(O)/billboard
 CLIENT_DEP_PKGS := jansson libcurl sqlite3 libsodium openblas lapacke
 
 # Public headers client.h pulls in; never the server's.
-CLIENT_HEADERS := include/billboard/client.h include/billboard/billboard.h \
+CLIENT_HEADERS := include/billboard/client.h include/billboard/billboard.h include/billboard/problem.h \
                   include/billboard/codec.h include/billboard/episode.h include/billboard/err.h
 
 all: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD) $(CLIENT_PC)

@@ -1,8 +1,8 @@
 /*
  * client_request.c — one API call of libbillboard: the URL, the headers and
  * credentials, the retries of transient failures within the client's policy
- * (retry.c), and the status and problem+json title/detail of the answer
- * recorded for bb_client_last_*().
+ * (retry.c: backoff, Retry-After), and the status and problem+json
+ * title/detail of the answer recorded for bb_client_last_*().
  */
 #include "client_impl.h"
 
@@ -33,6 +33,7 @@ static void sleep_ms(long ms)
  * returns its enum bb_err. */
 static int answer_err(struct bb_client *c, const struct transport_resp *r)
 {
+    /* The type URI decides (retry.h); title and detail are for people. */
     const char *title = NULL, *detail = NULL, *type = NULL, *pointer = NULL;
     json_t *j = NULL;
     char fallback[64], full[sizeof(c->detail)];
@@ -50,7 +51,7 @@ static int answer_err(struct bb_client *c, const struct transport_resp *r)
     snprintf(full, sizeof(full), "%s%s%s%s", detail ? detail : "", pointer && detail ? " " : "",
              pointer ? "at " : "", pointer ? pointer : "");
     client_say(c, title ? title : fallback, full);
-    int rc = retry_status_err(r->status, title, type);
+    int rc = retry_status_err(r->status, type);
     json_decref(j);
     return rc;
 }
@@ -98,6 +99,7 @@ int client_request(struct bb_client *c, const char *method, const char *path, en
 
     for (;;) {
         char neterr[256];
+        long after = -1;
         c->attempts++;
         transport_resp_release(r);
         rc = transport_do(c->tp, method, url, hdr, body, len, c->retry.timeout_ms, r, neterr,
@@ -107,14 +109,15 @@ int client_request(struct bb_client *c, const char *method, const char *path, en
             client_say(c, bb_strerror(rc), neterr);
         } else if (rc == BB_OK) {
             c->status = (int)r->status;
-            rc = retry_status_err(r->status, NULL, NULL);
+            rc = retry_status_err(r->status, NULL);
             if (rc != BB_OK)
                 rc = answer_err(c, r);
+            after = retry_after_ms(r->retry_after, time(NULL));
         }
         if (rc == BB_OK || !retryable || !retry_is_transient(rc))
             break;
         double jitter = (double)randombytes_uniform(1u << 20) / (double)(1u << 20);
-        long wait = retry_wait_ms(&c->retry, c->attempts, jitter);
+        long wait = retry_next_wait_ms(&c->retry, c->attempts, jitter, c->status, after);
         if (!retry_allowed(&c->retry, c->attempts, now_ms() - start, wait))
             break;
         sleep_ms(wait);

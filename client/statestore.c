@@ -70,8 +70,10 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_EP_REJECTED] = "UPDATE episode SET state = 3, reason = ?1 WHERE id = ?2 AND state = 1",
     [S_EP_COUNT] = "SELECT count(*) FROM episode WHERE state = ?1",
     [S_EP_PRUNE] = "DELETE FROM episode WHERE state = 2",
-    [S_EP_ALL] = "SELECT id, state, steps, H, version, k, created, reason FROM episode "
-                 "ORDER BY id",
+    /* created is stored with milliseconds; listed in RFC 3339 to the
+     * second, the one format of every listing (docs/CLI.md). */
+    [S_EP_ALL] = "SELECT id, state, steps, H, version, k, "
+                 "strftime('%Y-%m-%dT%H:%M:%SZ', created), reason FROM episode ORDER BY id",
     [S_STEP_INS] = "INSERT INTO step(episode, h, features, action, reward) "
                    "VALUES(?1, ?2, ?3, ?4, ?5)",
     [S_STEP_COUNT] = "UPDATE episode SET steps = steps + 1 WHERE id = ?1",

@@ -126,9 +126,11 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *user)
     if (n >= 5 && strncmp(ptr, "HTTP/", 5) == 0) {
         r->etag[0] = '\0';
         r->ctype[0] = '\0';
+        r->retry_after[0] = '\0';
     }
     header_value(ptr, n, "ETag", r->etag, sizeof(r->etag));
     header_value(ptr, n, "Content-Type", r->ctype, sizeof(r->ctype));
+    header_value(ptr, n, "Retry-After", r->retry_after, sizeof(r->retry_after));
     return n;
 }
 

@@ -4,7 +4,7 @@
  * A struct transport wraps one reusable curl easy handle, so consecutive
  * requests of a client share a keep-alive connection. It knows nothing of
  * the API: it sends a method, URL, headers and body, and collects the status,
- * the body, and the ETag and Content-Type headers. Retries live in
+ * the body, and the ETag, Content-Type and Retry-After headers. Retries live in
  * client_request.c, the policy for them in retry.c.
  */
 #ifndef BB_CLIENT_TRANSPORT_H
@@ -25,6 +25,7 @@ struct transport_resp {
     size_t len;
     char etag[TRANSPORT_ETAG_MAX]; /* "" if absent */
     char ctype[128];               /* Content-Type, "" if absent */
+    char retry_after[64];          /* Retry-After as sent, "" if absent */
 };
 
 /* New transport; caller owns it (transport_free). NULL on ENOMEM or if

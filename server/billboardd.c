@@ -20,8 +20,10 @@
  * certificate and key; a pair that does not load is logged and the one
  * served before stays. A storage failure (d.fatal) ends the process with 1,
  * so that a restart recovers from what was committed. Exit status 2: bad
- * flags, configuration, certificate or key (or a backup or restore that
- * would replace a file).
+ * flags, configuration (e.g. a new database without --horizon), certificate
+ * or key, a database another billboardd serves (or a backup or restore
+ * that would replace a file). A start that fails before it listens removes
+ * the database file if it created it.
  */
 #include <cblas.h>
 #include <signal.h>
@@ -101,7 +103,7 @@ static int command(struct bb_options *o, int argc, char **argv)
         return 0;
     }
     if (o->print_params) {
-        rc = bb_configure_print(&o->given, stdout);
+        rc = bb_configure_print(o, stdout);
         return rc == BB_OK ? 0 : rc == BB_EINVAL ? 2 : 1;
     }
     if (!o->db) {
@@ -121,7 +123,7 @@ int main(int argc, char **argv)
     static struct bb_options o;
     static struct bbd d;
     struct bb_http *http = NULL;
-    int status = 1;
+    int status = 1, listened = 0;
     /* The LSVI update runs its own threads around BLAS calls on small
      * matrices (d <= ~64), where OpenBLAS's threads only spin (lsvi.h);
      * OPENBLAS_NUM_THREADS, if set, still wins. */
@@ -156,8 +158,12 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    if (bb_daemon_open(&d, &o) != BB_OK)
+    int rc = bb_daemon_open(&d, &o);
+    if (rc != BB_OK) {
+        if (rc == BB_EINVAL || rc == BB_ECONFLICT)
+            status = 2; /* the flags, the configuration, the database's lock */
         goto out;
+    }
     struct bb_writer_ctx wx = {d.engine, d.db, d.pool, d.auth, &d.board, &d.stats, &d.fatal};
     if (bb_writer_start(&wx, &d.writer) != BB_OK)
         goto out;
@@ -169,6 +175,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "billboardd: %s\n", why);
         goto stop;
     }
+    listened = 1;
     if (o.port_file && write_port(o.port_file, port) != BB_OK) {
         fprintf(stderr, "billboardd: cannot write %s\n", o.port_file);
         goto stop;
@@ -204,7 +211,10 @@ stop:
     if (atomic_load(&d.fatal))
         status = 1;
 out:
-    bb_daemon_release(&d);
+    /* A database this start created and never served is removed: a failed
+     * first start leaves nothing behind to be mistaken for a configured
+     * service. Once it listened, a client may have written to it. */
+    bb_daemon_release(&d, !listened);
     bb_tls_free(tls);
     bb_options_release(&o);
     return status;

@@ -9,12 +9,55 @@
 
 #include "engine/config.h"
 
-int bb_configure_print(const struct bb_params *given, FILE *f)
+/* Flags a new configuration must give; with a second name, one of the two. */
+static const struct {
+    const char *name, *or_name;
+} required[] = {
+    {"--horizon", NULL},      {"--dim", NULL},        {"--actions", NULL},
+    {"--max-episodes", NULL}, {"--rho", "--epsilon"},
+};
+
+static int given(const struct bb_options *o, const char *name)
+{
+    for (int i = 0; name && i < o->ngiven; i++)
+        if (strcmp(o->gname[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+int bb_configure_missing(const struct bb_options *o, char *out, size_t outlen)
+{
+    size_t off = 0;
+    int n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+        if (given(o, required[i].name) || given(o, required[i].or_name))
+            continue;
+        int w = required[i].or_name
+                    ? snprintf(out + off, outlen - off, "%sa privacy budget (%s or %s)",
+                               n ? ", " : "", required[i].name, required[i].or_name)
+                    : snprintf(out + off, outlen - off, "%s%s", n ? ", " : "", required[i].name);
+        n++;
+        if (w < 0 || (size_t)w >= outlen - off)
+            break;
+        off += (size_t)w;
+    }
+    return n;
+}
+
+int bb_configure_print(const struct bb_options *opts, FILE *f)
 {
     char why[256];
-    struct bb_params p = *given;
+    struct bb_params p = opts->given;
     json_t *o = NULL;
     int rc = BB_EINVAL;
+    if (bb_configure_missing(opts, why, sizeof(why)) > 0) {
+        fprintf(stderr,
+                "billboardd: --print-params needs a configuration: missing %s (see billboardd "
+                "--help)\n",
+                why);
+        goto out;
+    }
     if (p.calibration != BB_CAL_CORRECTED) {
         fprintf(stderr, "billboardd: only the corrected calibration may be served\n");
         goto out;
@@ -95,6 +138,14 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
         goto out;
     }
     if (*fresh) {
+        if (bb_configure_missing(o, why, sizeof(why)) > 0) {
+            fprintf(stderr,
+                    "billboardd: %s is a new database and its configuration is fixed when it "
+                    "is created, so it must be given in full: missing %s (see billboardd --help)\n",
+                    o->db, why);
+            rc = BB_EINVAL;
+            goto out;
+        }
         *p = o->given;
     } else {
         if ((rc = bb_config_load(stored, p, why, sizeof(why))) != BB_OK) {

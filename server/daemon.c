@@ -2,19 +2,23 @@
  * daemon.c — the life of struct bbd (daemon.h): everything billboardd opens
  * before it listens, in order, and closes after.
  *
- * Open: the database's lock (lock.h), then the database; the configuration
- * (configure.h); the rng and the
- * engine; on first start the database's initial content, then recovery on
- * every start (recovery.h); the clinic registry with the stored token key,
- * the clinics and the admin token; the read-only pool.
+ * Open: the database file, created here if missing (so that a failed first
+ * start may remove it), its lock (lock.h), then the database; the
+ * configuration (configure.h); the rng and the engine; on first start the
+ * database's initial content, then recovery on every start (recovery.h);
+ * the clinic registry with the stored token key, the clinics and the admin
+ * token; the read-only pool.
  */
 #include "daemon.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "configure.h"
 #include "lock.h"
@@ -68,6 +72,28 @@ static int admin_token(struct bbd *d, const char *file)
     return rc;
 }
 
+/* Creates path if it does not exist yet (an empty file is an empty SQLite
+ * database, mode 0600 whatever the umask), so that this start knows the
+ * file is its own: only then may a failed start remove it. O_EXCL decides,
+ * not a stat() another process could race. */
+static int create_db_file(struct bbd *d, const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        d->created = path;
+        int ok = fchmod(fd, 0600) == 0;
+        close(fd);
+        if (ok)
+            return BB_OK;
+        fprintf(stderr, "billboardd: %s: %s\n", path, strerror(errno));
+        return BB_EIO;
+    }
+    if (errno == EEXIST)
+        return BB_OK;
+    fprintf(stderr, "billboardd: cannot create %s: %s\n", path, strerror(errno));
+    return BB_EIO;
+}
+
 int bb_daemon_open(struct bbd *d, const struct bb_options *o)
 {
     char why[512];
@@ -78,7 +104,10 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     bb_stats_init(&d->stats);
     bb_board_slot_init(&d->board);
     atomic_init(&d->fatal, 0);
-    int rc = bb_lock_take(o->db, &d->lock_fd, why, sizeof(why));
+    int rc = create_db_file(d, o->db);
+    if (rc != BB_OK)
+        goto out;
+    rc = bb_lock_take(o->db, &d->lock_fd, why, sizeof(why));
     if (rc != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         goto out;
@@ -124,7 +153,20 @@ out:
     return rc;
 }
 
-void bb_daemon_release(struct bbd *d)
+/* Removes path and the files SQLite keeps beside it, the main file last:
+ * while it exists, the others are recognisably its. */
+static void unlink_db(const char *path)
+{
+    static const char *const suffix[] = {"-wal", "-shm", "-journal", ""};
+    char f[4096];
+    for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+        int n = snprintf(f, sizeof(f), "%s%s", path, suffix[i]);
+        if (n > 0 && (size_t)n < sizeof(f) && unlink(f) != 0 && errno != ENOENT)
+            fprintf(stderr, "billboardd: cannot remove %s: %s\n", f, strerror(errno));
+    }
+}
+
+void bb_daemon_release(struct bbd *d, int discard)
 {
     bb_writer_free(d->writer);
     bb_db_pool_free(d->pool);
@@ -132,6 +174,9 @@ void bb_daemon_release(struct bbd *d)
     bb_engine_free(d->engine);
     bb_rng_release(&d->rng);
     bb_db_close(d->db);
+    /* Under the lock still, so no other daemon can have opened it. */
+    if (discard && d->created)
+        unlink_db(d->created);
     bb_lock_release(d->lock_fd); /* after every connection to the file */
     bb_board_slot_release(&d->board);
     bb_stats_release(&d->stats);

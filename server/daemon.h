@@ -38,6 +38,8 @@ struct bbd {
     atomic_int fatal;      /* storage failed: stop and let recovery run */
     size_t max_body;       /* request body cap, bytes */
     int lock_fd;           /* holds the database's lock (lock.h); -1: none */
+    const char *created;   /* the database's path if this start created the
+                            * file (borrowed from the options), else NULL */
 };
 
 struct bb_options;
@@ -48,7 +50,12 @@ struct bb_options;
  * bb_daemon_release(d) once the writer and the server are stopped. */
 int bb_daemon_open(struct bbd *d, const struct bb_options *o) BB_WARN_UNUSED;
 
-/* Frees every member of d (the writer's too); d may be partly open. */
-void bb_daemon_release(struct bbd *d);
+/* Frees every member of d (the writer's too); d may be partly open. With
+ * discard, a database this start created (d->created) is removed with its
+ * -wal, -shm and -journal once SQLite has closed it and before its lock is
+ * released: for a start that failed before listening, so it leaves nothing
+ * half-made. Never discard once the daemon has listened: a client may have
+ * written to it. */
+void bb_daemon_release(struct bbd *d, int discard);
 
 #endif

@@ -24,7 +24,41 @@
 struct bb_http {
     struct MHD_Daemon *mhd;
     struct bbd *d;
+    size_t max_head; /* request line + header fields, bytes (head_size) */
 };
+
+/* libmicrohttpd keeps the request line and every header field in the
+ * connection's memory pool and, when they do not fit, answers 431 itself
+ * with a fixed HTML page before the access handler runs (its
+ * REQUEST_TOO_BIG text, compiled in, with no option to replace it in
+ * 0.9.75 or 1.0). So the daemon sets its own, lower limit: half the pool.
+ * A head over it but within the pool gets a problem+json 431 from here; only
+ * a head over the whole pool still gets libmicrohttpd's page. */
+#define HEAD_FIELD_COST 64 /* the pool's bookkeeping per field, roughly */
+
+struct head_size {
+    size_t bytes, fields;
+};
+
+static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    struct head_size *n = cls;
+    (void)kind;
+    /* "Name: value\r\n" on the wire; "key=value&" in the query string. */
+    n->bytes += (key ? strlen(key) : 0) + (value ? strlen(value) : 0) + 4;
+    n->fields++;
+    return MHD_YES;
+}
+
+/* The size of the request's head as the daemon counts it. */
+static size_t head_size(struct MHD_Connection *conn, const char *method, const char *url)
+{
+    struct head_size n = {strlen(method) + strlen(url) + sizeof(" HTTP/1.1\r\n"), 0};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, count_field, &n);
+    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, count_field, &n);
+    return n.bytes + n.fields * HEAD_FIELD_COST;
+}
 
 static int is_json(const char *ctype)
 {
@@ -43,10 +77,22 @@ static int precheck(struct bbd *d, struct bb_req *r, const char **detail)
     const struct bb_route *rt = r->route;
     const char *authz =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-    if (rt->who == BB_ADMIN && bb_auth_admin(d->auth, authz) != BB_OK)
-        return BB_EAUTH;
-    if (rt->who == BB_CLINIC && bb_auth_clinic(d->auth, authz, &r->clinic) != BB_OK)
-        return BB_EAUTH;
+    /* A token that is valid but of the other role is refused with 403: the
+     * caller is known, the route is not theirs (RFC 9110 §15.5.4). */
+    if (rt->who == BB_ADMIN && bb_auth_admin(d->auth, authz) != BB_OK) {
+        int64_t clinic;
+        if (bb_auth_clinic(d->auth, authz, &clinic) != BB_OK)
+            return BB_EAUTH;
+        *detail = "a clinic's token may not administer clinics; this route needs the admin token";
+        return BBD_EFORBIDDEN;
+    }
+    if (rt->who == BB_CLINIC && bb_auth_clinic(d->auth, authz, &r->clinic) != BB_OK) {
+        if (bb_auth_admin(d->auth, authz) != BB_OK)
+            return BB_EAUTH;
+        *detail = "the admin token is not a clinic's; this route needs a clinic token "
+                  "(POST /v1/clinics enrols one)";
+        return BBD_EFORBIDDEN;
+    }
     if (!rt->has_body)
         return BB_OK;
     if (!is_json(
@@ -72,7 +118,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **req_cls)
 {
-    struct bbd *d = cls;
+    struct bb_http *h = cls;
+    struct bbd *d = h->d;
     struct bb_req *r = *req_cls;
     (void)version;
     if (!r) {
@@ -80,6 +127,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_NO;
         *req_cls = r;
         r->conn = conn;
+        if (head_size(conn, method, url) > h->max_head) {
+            char why[128];
+            snprintf(why, sizeof(why),
+                     "the request line and header fields are over the limit of %zu bytes",
+                     h->max_head);
+            r->route_idx = BB_METRICS_ROUTES - 1;
+            return bb_reply_problem(r, BBD_EHEADERS, why, NULL);
+        }
         r->route_idx = bb_route_match(method, url, r->param, sizeof(r->param));
         if (r->route_idx < 0) {
             int err = r->route_idx == -1 ? BBD_ENOROUTE : BBD_EMETHOD;
@@ -161,6 +216,7 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
     if (!h)
         goto out;
     h->d = d;
+    h->max_head = o->conn_memory / 2;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | MHD_USE_ERROR_LOG;
     /* HTTPS: the certificate comes from a callback (tls.h), so a SIGHUP
@@ -185,7 +241,7 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
         goto out;
     }
     h->mhd = MHD_start_daemon(
-        flags, (uint16_t)o->port, NULL, NULL, on_request, d, MHD_OPTION_EXTERNAL_LOGGER, on_log,
+        flags, (uint16_t)o->port, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, on_log,
         NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE, o->threads,
         MHD_OPTION_CONNECTION_LIMIT, o->conn_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         o->per_ip_limit, MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,

@@ -3,6 +3,7 @@
  */
 #include "reply.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "problem.h"
@@ -46,6 +47,12 @@ enum MHD_Result bb_reply_problem(struct bb_req *r, int err, const char *detail, 
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
     if (status == 405 && r->allow[0])
         MHD_add_response_header(resp, "Allow", r->allow);
+    unsigned after = bb_problem_retry_after(err);
+    if (after) {
+        char s[16];
+        snprintf(s, sizeof(s), "%u", after);
+        MHD_add_response_header(resp, "Retry-After", s);
+    }
     enum MHD_Result ret = bb_reply_resp(r, status, resp);
     MHD_destroy_response(resp);
     return ret;

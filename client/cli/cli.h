@@ -7,7 +7,7 @@
  *   setup.c    the client from options and environment; the billboard
  *   fail.c     an error as one line on stderr and an exit code
  *   input.c    files and feature matrices
- *   print.c    tables, JSON, the progress bar
+ *   print.c    tables, JSON, times, the progress bar
  *   cmd_*.c    the commands; main.c finds the command word
  */
 #ifndef BB_CLI_H
@@ -118,6 +118,12 @@ void cli_print_object(const struct cli *cli, json_t *j);
 /* Prints an array of objects as a table with one column per key of the
  * first element (or as JSON with --json). */
 void cli_print_rows(const struct cli *cli, json_t *rows);
+
+/* Rewrites the members of o named in keys (NULL-terminated) that are Unix
+ * seconds (JSON integers) as RFC 3339 UTC strings, "2026-11-23T15:04:05Z":
+ * the one time format of every listing, tables and --json alike. Other
+ * values (null, strings) stay as they are. */
+void cli_times_rfc3339(json_t *o, const char *const *keys);
 
 /* Progress bar on stderr, only if it is a terminal; user is ignored. */
 void cli_progress(void *user, size_t done, size_t total);

@@ -58,16 +58,27 @@ int cmd_clinics(struct cli *cli, const char *sub, int argc, char **argv)
         rc = cli_fail(c, err, add ? "enrol" : list ? "list" : "revoke");
         goto out;
     }
+    /* The API sends Unix seconds; every listing shows RFC 3339. */
+    static const char *const times[] = {"created", "revoked", NULL};
+    json_t *rows = list && json_is_object(j) ? json_object_get(j, "clinics") : j;
+    size_t i;
+    json_t *row;
+    if (json_is_array(rows)) {
+        json_array_foreach(rows, i, row)
+        {
+            cli_times_rfc3339(row, times);
+        }
+    } else {
+        cli_times_rfc3339(rows, times);
+    }
     if (revoke) {
         if (cli->json)
             printf("{\"revoked\": \"%s\"}\n", pos[0]);
         else
             printf("clinic %s revoked\n", pos[0]);
     } else if (list && cli->json) {
-        cli_print_object(cli, j); /* the daemon's answer as it is */
+        cli_print_object(cli, j); /* the daemon's answer, times in RFC 3339 */
     } else if (list) {
-        /* An array, or an object holding the array under "clinics". */
-        json_t *rows = json_is_array(j) ? j : json_object_get(j, "clinics");
         cli_print_rows(cli, rows ? rows : j);
     } else {
         cli_print_object(cli, j);

@@ -362,9 +362,10 @@ static const char submit_help[] =
     "in the local state file with a fresh idempotency key (or KEY, one file\n"
     "only), then sends every unsent episode, oldest first, with a progress bar\n"
     "on a terminal. Without FILE it only sends what is queued (e.g. after a\n"
-    "crash or a network outage). Network errors and 5xx are retried with\n"
-    "backoff under the same key, so a resend never counts an episode twice.\n"
-    "An episode the daemon rejects (4xx) is kept in the state file, marked.\n"
+    "crash or a network outage). Network errors, 5xx and 429 are retried with\n"
+    "backoff (at least Retry-After) under the same key, so a resend never\n"
+    "counts an episode twice. An episode the daemon rejects (any other 4xx) is\n"
+    "kept in the state file, marked.\n"
     "Exit codes: see billboard --help.\n";
 
 int cmd_submit(struct cli *cli, int argc, char **argv)

@@ -62,10 +62,41 @@ static const char show_help[] =
     "usage: billboard show [--version V] [--json]\n"
     "\n"
     "Fetches the current billboard (GET /v1/billboard) or a past one\n"
-    "(GET /v1/billboard/V) and prints its header and, per step h, the norm of\n"
-    "w_h, its first entries and the smallest and largest diagonal entry of the\n"
-    "noisy Gram matrix. --json prints the billboard in its canonical wire form.\n"
+    "(GET /v1/billboard/V) and prints its header; the privacy ledger as it\n"
+    "stood when that version was published (stored in the billboard, never\n"
+    "updated) and as it stands now (GET /v1/privacy); and, per step h, the\n"
+    "norm of w_h, its first entries and the smallest and largest diagonal\n"
+    "entry of the noisy Gram matrix. --json prints the billboard in its\n"
+    "canonical wire form (its privacy object is the snapshot).\n"
     "Exit codes: see billboard --help.\n";
+
+/* The ledger a billboard carries is a snapshot taken when its version was
+ * published — billboard 0 says 0 episodes and nothing spent forever — so it
+ * is labelled so and printed beside the ledger now, from GET /v1/privacy,
+ * which may have moved on (episodes since, an update in flight). */
+static void print_privacy(struct bb_client *c, const struct bb_billboard *b)
+{
+    const struct bb_privacy_summary *s = &b->privacy;
+    struct bb_privacy_budget now;
+    printf("\nprivacy when version %llu was published (stored in the billboard):\n",
+           (unsigned long long)b->version);
+    printf("  rho spent   %.6g of %.6g  (epsilon %.6g, delta %.3g)\n", s->rho_spent, s->rho,
+           s->epsilon, s->delta);
+    printf("  updates     %ld of %ld\n", s->updates, s->max_updates);
+    printf("  episodes    %ld of %ld\n", s->episodes, s->max_episodes);
+    int err = bb_client_privacy_budget(c, &now);
+    if (err != BB_OK) {
+        printf("\nprivacy now: unknown (see the warning)\n");
+        cli_fail(c, err, "warning: privacy now (GET /v1/privacy)");
+        return;
+    }
+    printf("\nprivacy now (GET /v1/privacy):\n");
+    printf("  rho spent   %.6g of %.6g  (remaining %.6g)\n", now.rho_spent, now.rho,
+           now.rho_remaining);
+    printf("  updates     %ld of %ld\n", now.updates, now.max_updates);
+    printf("  episodes    %ld of %ld\n", now.episodes, now.max_episodes);
+    printf("  billboard   version %ld\n", now.billboard_version);
+}
 
 int cmd_show(struct cli *cli, int argc, char **argv)
 {
@@ -119,10 +150,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
     printf("beta      %.6g\n", b->beta);
     if (v < 0 && bb_client_billboard_etag(c)[0])
         printf("etag      %s\n", bb_client_billboard_etag(c));
-    printf("privacy   rho %.6g  epsilon %.6g  delta %.3g  rho spent %.6g\n", b->privacy.rho,
-           b->privacy.epsilon, b->privacy.delta, b->privacy.rho_spent);
-    printf("updates   %ld of %ld\n", b->privacy.updates, b->privacy.max_updates);
-    printf("episodes  %ld of %ld\n", b->privacy.episodes, b->privacy.max_episodes);
+    print_privacy(c, b);
     printf("\n%3s  %10s  %-40s  %10s  %10s\n", "h", "|w_h|", "w_h (first entries)", "min diag",
            "max diag");
     for (int h = 0; h < b->H; h++) {

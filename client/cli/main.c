@@ -34,7 +34,8 @@ static const char usage[] =
     "                          ~/.local/state/billboard/state.db)\n"
     "  --json                  machine-readable JSON on stdout instead of tables\n"
     "  --timeout MS            per-request timeout (default 10000)\n"
-    "  --retries N             attempts on network errors and 5xx (default 6)\n"
+    "  --retries N             attempts on network errors, 5xx and 429 (default 6;\n"
+    "                          Retry-After is honoured, up to 5 s a wait)\n"
     "  --retry-total MS        cap on the total time spent retrying (default 30000)\n"
     "  --help                  help (also after any command)\n"
     "\n"
@@ -44,9 +45,10 @@ static const char usage[] =
     "  2  usage error (bad arguments, missing token)\n"
     "  3  network error: the daemon could not be reached, or its certificate\n"
     "     could not be verified (see --cacert)\n"
-    "  4  server error: the daemon answered 5xx, or an answer that cannot be read\n"
-    "  5  refused: the daemon answered 4xx (bad token, invalid episode, conflict,\n"
-    "     K_max reached, not found)\n";
+    "  4  server error: the daemon answered 5xx or 429, or an answer that cannot\n"
+    "     be read\n"
+    "  5  refused: the daemon answered 4xx (bad token, wrong role, invalid\n"
+    "     episode, conflict, K_max reached, not found)\n";
 
 /* Removes argv[i] from the vector. */
 static void drop(int *argc, char **argv, int i)

@@ -1,14 +1,15 @@
 /*
  * print.c — what a `billboard` command prints: JSON objects as aligned
  * two-column tables (nested objects flattened as "a.b"), arrays of objects
- * as tables, either as indented JSON with --json; and the progress bar on
- * stderr.
+ * as tables, either as indented JSON with --json; times in RFC 3339; and
+ * the progress bar on stderr.
  */
 #include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Scalar JSON as text into buf. */
@@ -127,6 +128,21 @@ void cli_print_rows(const struct cli *cli, json_t *rows)
             else
                 printf("%s\n", val);
         }
+    }
+}
+
+void cli_times_rfc3339(json_t *o, const char *const *keys)
+{
+    for (; json_is_object(o) && *keys; keys++) {
+        json_t *v = json_object_get(o, *keys);
+        if (!json_is_integer(v))
+            continue;
+        time_t t = (time_t)json_integer_value(v);
+        struct tm tm;
+        char s[32];
+        if (!gmtime_r(&t, &tm) || strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+            continue;
+        json_object_set_new(o, *keys, json_string(s));
     }
 }
 

@@ -19,7 +19,9 @@
 
 #include "billboard/err.h"
 
-/* What the billboard says of the privacy budget at its version. */
+/* The privacy ledger as it stood when this billboard version was published:
+ * a snapshot, part of the version's immutable bytes (GET /v1/privacy has
+ * the ledger now). */
 struct bb_privacy_summary {
     double rho;        /* total zCDP budget (INFINITY if non-private) */
     double epsilon;    /* epsilon(rho, delta) */

@@ -28,14 +28,15 @@
  *   BB_ETLS      TLS refused the daemon's certificate (untrusted, wrong host
  *                name, unreadable CA file; see bb_client_set_cacert); not
  *                retried
- *   BB_ESERVER   the daemon answered 5xx (after the retries)
+ *   BB_ESERVER   the daemon answered 5xx or 429 (after the retries)
  *   BB_EPROTO    HTTP 400/415, or an answer that is not what the API says
- *   BB_EAUTH     HTTP 401/403: missing, bad or revoked token
+ *   BB_EAUTH     HTTP 401: missing, bad or revoked token; 403: a valid token
+ *                of the wrong role (a clinic's on an admin call, or the reverse)
  *   BB_ENOTFOUND HTTP 404 (e.g. no such billboard version or clinic)
  *   BB_ECONFLICT HTTP 409: idempotency key reused with another body
  *   BB_EFULL     HTTP 409 because K_max episodes are already used
  *   BB_ECAP      HTTP 409 because the update cap N_max is reached
- *   BB_EINVAL    HTTP 413/422 (validation), or a bad argument to the call
+ *   BB_EINVAL    HTTP 413/422 (validation), 431, or a bad argument to the call
  *   BB_EIO       the local state store failed
  *   BB_ENOMEM    allocation failed
  * After a call that talked to the daemon, bb_client_last_status() is the HTTP
@@ -46,12 +47,17 @@
  * HTTPS. An https:// base URL is verified against the system's CA store, or
  * against bb_client_set_cacert's file; verification cannot be turned off.
  *
- * Retries. Network errors and 5xx answers are retried with exponential
+ * The three 409s are told apart by the problem type URI of the answer
+ * (billboard/problem.h), not by its wording.
+ *
+ * Retries. Network errors, 5xx and 429 answers are retried with exponential
  * backoff (base, doubling, capped per wait, plus jitter) until max_attempts
- * or until the total time spent waiting would exceed total_ms; 4xx answers are
- * never retried. Only requests that are safe to repeat are retried: GETs,
- * DELETE, POST /v1/recommend (stores nothing) and POST /v1/episodes (always
- * with an Idempotency-Key); POST /v1/clinics is not. Every call therefore
+ * or until the total time spent waiting would exceed total_ms; a 429 or 503
+ * with Retry-After (seconds or an HTTP date) waits at least that long, but
+ * never more than cap_ms at a time. Other 4xx answers are never retried.
+ * Only requests that are safe to repeat are retried: GETs, DELETE, POST
+ * /v1/recommend (stores nothing) and POST /v1/episodes (always with an
+ * Idempotency-Key); POST /v1/clinics is not. Every call therefore
  * returns within about max_attempts * timeout_ms + total_ms.
  *
  * Threads. A bb_client is used by one thread at a time; distinct clients may
@@ -261,7 +267,8 @@ int bb_client_pending(struct bb_client *c, long *open, long *unsent) BB_WARN_UNU
 /* Every episode of the state store, oldest first: *out (caller owns) is a
  * JSON array of {"id", "state": "open"|"unsent"|"sent"|"rejected", "steps",
  * "H", "billboard_version", "episode": the daemon's index k or null,
- * "created": UTC time, "reason": why the daemon refused it, or null}. */
+ * "created": RFC 3339 UTC time to the second ("2026-11-23T15:04:05Z"),
+ * "reason": why the daemon refused it, or null}. */
 int bb_client_episodes(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
 
 /* Deletes from the state store every episode the daemon has acknowledged,
@@ -306,7 +313,9 @@ int bb_client_sizes(struct bb_client *c, int *H, int *A, int *d) BB_WARN_UNUSED;
 
 /* POST /v1/clinics {"name": name}: *out receives the daemon's answer (caller
  * owns; it holds the clinic id and its token, shown only this once — the
- * caller should store it and json_decref promptly). Not retried. */
+ * caller should store it and json_decref promptly). Not retried. Times in
+ * the daemon's answers ("created", "revoked") are Unix seconds, as the API
+ * sends them. */
 int bb_client_clinic_add(struct bb_client *c, const char *name, json_t **out) BB_WARN_UNUSED;
 
 /* GET /v1/clinics: *out receives the list (caller owns). */

@@ -27,7 +27,7 @@ enum bb_err {
     BB_ENOTFOUND = -9, /* no such object */
     BB_EAUTH = -10,    /* missing or bad credentials */
     BB_ENET = -11,     /* network error talking to the daemon */
-    BB_ESERVER = -12,  /* the daemon answered 5xx */
+    BB_ESERVER = -12,  /* the daemon answered 5xx or 429: it cannot serve now */
     BB_EPROTO = -13,   /* malformed message on the wire */
     BB_ECAP = -14,     /* the update cap N_max is reached */
     BB_ETLS = -15,     /* TLS failed: the daemon's certificate is not trusted */

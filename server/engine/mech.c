@@ -10,6 +10,7 @@ static const struct bb_mech_ops *const table[] = {
     &mech_tree_ops,
     &mech_grid_ops,
     &mech_grid_sqrt_ops,
+    &mech_tree_honaker_ops,
 };
 
 int bb_mech_new(const struct bb_params *p, struct bb_mech **out)

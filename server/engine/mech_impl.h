@@ -42,5 +42,6 @@ int mech_emit(struct bb_mech *m, int step, long slot, long tag, const void *byte
 extern const struct bb_mech_ops mech_tree_ops;
 extern const struct bb_mech_ops mech_grid_ops;
 extern const struct bb_mech_ops mech_grid_sqrt_ops;
+extern const struct bb_mech_ops mech_tree_honaker_ops;
 
 #endif

@@ -68,8 +68,58 @@ const char *bb_mechanism_name(enum bb_mechanism m)
         return "grid-sqrt";
     case BB_MECH_AUTO:
         return "auto";
+    case BB_MECH_TREE_HONAKER:
+        return "tree-honaker";
     }
     return NULL;
+}
+
+/* The tree mechanisms release after every episode; the others on a grid. */
+static int is_tree(enum bb_mechanism m)
+{
+    return m == BB_MECH_TREE || m == BB_MECH_TREE_HONAKER;
+}
+
+double bb_honaker_variance(int level)
+{
+    double v = 1.0;
+    for (int j = 1; j <= level; j++)
+        v = 2.0 * v / (1.0 + 2.0 * v);
+    return v;
+}
+
+double bb_honaker_weight(int level)
+{
+    if (level == 0)
+        return 1.0;
+    double v = bb_honaker_variance(level - 1);
+    return 2.0 * v / (1.0 + 2.0 * v);
+}
+
+double bb_honaker_max_prefix_variance(long K_max)
+{
+    /* v_j > 0, so among the n <= K_max the best agrees with K_max down to
+     * some set bit i of K_max, clears it and sets every bit below it (or is
+     * K_max itself): at most 64 candidates. */
+    double v[64], best = 0.0;
+    for (int j = 0; j < 64; j++)
+        v[j] = bb_honaker_variance(j);
+    for (int i = -1; i < 63; i++) {
+        unsigned long n;
+        if (i < 0)
+            n = (unsigned long)K_max;
+        else if (((unsigned long)K_max >> i) & 1UL)
+            n = ((unsigned long)K_max & ~((2UL << i) - 1)) | ((1UL << i) - 1);
+        else
+            continue;
+        double s = 0.0;
+        for (int j = 0; j < 64; j++)
+            if ((n >> j) & 1UL)
+                s += v[j];
+        if (n >= 1 && s > best)
+            best = s;
+    }
+    return best;
 }
 
 const char *bb_value_clip_name(enum bb_value_clip c)
@@ -102,7 +152,7 @@ const char *bb_bound_name(enum bb_bound b)
 void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, char *y,
                         size_t ylen)
 {
-    if (p->mechanism == BB_MECH_TREE)
+    if (is_tree(p->mechanism))
         snprintf(gram, gramlen, "L=%d", p->L);
     else
         snprintf(gram, gramlen, "g=%g k0=%g", p->release_base, p->release_start);
@@ -202,7 +252,7 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
      * when there is none. A function of public parameters only. */
     if (p->mechanism == BB_MECH_AUTO)
         p->mechanism = isfinite(p->rho) ? BB_MECH_GRID_SQRT : BB_MECH_TREE;
-    const int grid = p->mechanism != BB_MECH_TREE;
+    const int grid = !is_tree(p->mechanism);
     if (p->update_rule == BB_UPDATE_RELEASE && !grid)
         return fail(why, whylen, "update rule 'release' needs a grid mechanism");
     if (!(p->rho > 0))
@@ -243,15 +293,20 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
      * meets; over the H steps rho_gram = H S / sigma^2 with S the sum of the
      * squared coefficients (docs/PRIVACY.md):
      *   tree       each episode in L nodes of coefficient 1: S = L
+     *   tree-honaker  the same nodes (all of them drawn): S = L
      *   grid       each episode in one increment: S = 1
      *   grid-sqrt  increment i reaches release t with c_{t-i}: S = sum c_l^2
      * and the largest per-entry variance of a released prefix's noise is
-     * sigma^2 times: L (<= L live nodes), G (G increments), sum c_l^2. */
+     * sigma^2 times: L (<= L live nodes), max_n sum_{bits j of n} v_j
+     * (Honaker's node estimates), G (G increments), sum c_l^2. */
     const long G = p->releases;
     double prefix_terms;
     if (p->mechanism == BB_MECH_TREE) {
         p->sens_factor = L;
         prefix_terms = L;
+    } else if (p->mechanism == BB_MECH_TREE_HONAKER) {
+        p->sens_factor = L;
+        prefix_terms = bb_honaker_max_prefix_variance(p->K_max);
     } else if (p->mechanism == BB_MECH_GRID) {
         p->sens_factor = 1;
         prefix_terms = (double)G;

@@ -33,8 +33,17 @@ enum bb_update_rule { BB_UPDATE_RARE = 0, BB_UPDATE_EVERY = 1, BB_UPDATE_RELEASE
  *                      the square-root factorization of the prefix-sum
  *                      matrix (Henzinger-Upadhyay-Upadhyay 2023)
  *   BB_MECH_AUTO       the default: resolved by bb_params_derive to
- *                      grid-sqrt for a private run, tree for a non-private one */
-enum bb_mechanism { BB_MECH_TREE = 0, BB_MECH_GRID = 1, BB_MECH_GRID_SQRT = 2, BB_MECH_AUTO = 3 };
+ *                      grid-sqrt for a private run, tree for a non-private one
+ *   BB_MECH_TREE_HONAKER  the binary tree with every node drawn and Honaker's
+ *                      online (bottom-up) estimator: the tree's privacy cost,
+ *                      a release after every episode, smaller prefix noise */
+enum bb_mechanism {
+    BB_MECH_TREE = 0,
+    BB_MECH_GRID = 1,
+    BB_MECH_GRID_SQRT = 2,
+    BB_MECH_AUTO = 3,
+    BB_MECH_TREE_HONAKER = 4,
+};
 
 /* The operator-norm bound behind the PD shift (post-processing: it decides
  * only the optimism guarantee, never the privacy):
@@ -54,6 +63,20 @@ long bb_release_grid(double k0, double g, long K_max, long *out, long cap);
  * lower-triangular Toeplitz matrix C with C_ij = c_{i-j} satisfies C C = the
  * prefix-sum matrix. Writes c_0 .. c_{n-1}. */
 void bb_sqrt_coefficients(double *c, long n);
+
+/* Honaker's online estimator over a binary tree (docs/PRIVACY.md §1.5), in
+ * units of one node's noise variance: the variance of level j's node
+ * estimate, v_0 = 1, v_j = 2 v_{j-1} / (1 + 2 v_{j-1}) = 2^j / (2^{j+1} - 1),
+ * and the weight of the node's own noisy value in it,
+ * a_j = 2 v_{j-1} / (1 + 2 v_{j-1}) (= v_j; a_0 = 1), the children's sum
+ * getting 1 - a_j. level >= 0. */
+double bb_honaker_variance(int level);
+double bb_honaker_weight(int level);
+
+/* The largest prefix-noise variance of the tree with Honaker's estimator
+ * over the prefixes n = 1 .. K_max, in units of one node's: the max over n
+ * of the sum of v_j over the set bits j of n. */
+double bb_honaker_max_prefix_variance(long K_max);
 
 /* The range V_{h+1} is clipped to in the regression targets (lsvi.c):
  *   BB_VCLIP_HORIZON    [0, H] (DESIGN.md §3): target sensitivity 2(H+1)
@@ -90,7 +113,8 @@ struct bb_params {
     int L;              /* tree levels: ceil(log2 K_max) + 1 */
     long releases;      /* R: release points, K_max (tree) or G (grid) */
     double sens_factor; /* S: sum of squared strategy coefficients an episode's
-                           increment meets (tree L, grid 1, grid-sqrt sum c_l^2) */
+                           increment meets (tree and tree-honaker L, grid 1,
+                           grid-sqrt sum c_l^2) */
     double prefix_sd;   /* largest per-entry sd of a released prefix's noise */
     double rho_gram;    /* f * rho */
     double rho_y;       /* (1 - f) * rho */
@@ -124,8 +148,9 @@ void bb_params_defaults(struct bb_params *p);
  * non-NULL); p's derived fields are then unspecified. */
 int bb_params_derive(struct bb_params *p, char *why, size_t whylen) BB_WARN_UNUSED;
 
-/* The configuration names of a mechanism ("tree", "grid", "grid-sqrt")
- * and of a bound ("paper", "tight"); NULL if unknown. */
+/* The configuration names of a mechanism ("tree", "grid", "grid-sqrt",
+ * "auto", "tree-honaker") and of a bound ("paper", "tight"); NULL if
+ * unknown. */
 const char *bb_mechanism_name(enum bb_mechanism m);
 const char *bb_bound_name(enum bb_bound b);
 const char *bb_value_clip_name(enum bb_value_clip c);

@@ -89,31 +89,49 @@ static void set_node(struct bb_tree *t, int level, const double *noise)
         t->noise[e] += n[e];
 }
 
-int bb_tree_add(struct bb_tree *t, const double *phi, struct bb_rng *r, int *level)
+void bb_tree_draw(const struct bb_tree *t, struct bb_rng *r, double *z)
+{
+    int d = t->d;
+    if (t->diag.s2 == 0) {
+        memset(z, 0, sizeof(double) * (size_t)d * d);
+        return;
+    }
+    for (int i = 0; i < d; i++) {
+        z[(size_t)i * d + i] = bb_sampler_draw(&t->diag, r);
+        for (int j = i + 1; j < d; j++) {
+            double v = bb_sampler_draw(&t->off, r);
+            z[(size_t)i * d + j] = v;
+            z[(size_t)j * d + i] = v;
+        }
+    }
+}
+
+int bb_tree_next_level(const struct bb_tree *t)
+{
+    return trailing_zeros(t->k + 1);
+}
+
+int bb_tree_add_noise(struct bb_tree *t, const double *phi, const double *noise, int *level)
 {
     if (t->k >= t->K_max)
         return BB_EFULL;
     if (t->missing)
         return BB_EINVAL;
     int lv = append_leaf(t, phi);
-    int d = t->d;
-    double *z = t->scratch;
-    if (t->diag.s2 == 0) {
-        memset(z, 0, sizeof(double) * (size_t)d * d);
-    } else {
-        for (int i = 0; i < d; i++) {
-            z[(size_t)i * d + i] = bb_sampler_draw(&t->diag, r);
-            for (int j = i + 1; j < d; j++) {
-                double v = bb_sampler_draw(&t->off, r);
-                z[(size_t)i * d + j] = v;
-                z[(size_t)j * d + i] = v;
-            }
-        }
-    }
-    set_node(t, lv, z);
+    set_node(t, lv, noise);
     if (level)
         *level = lv;
     return BB_OK;
+}
+
+int bb_tree_add(struct bb_tree *t, const double *phi, struct bb_rng *r, int *level)
+{
+    if (t->k >= t->K_max)
+        return BB_EFULL;
+    if (t->missing)
+        return BB_EINVAL;
+    bb_tree_draw(t, r, t->scratch);
+    return bb_tree_add_noise(t, phi, t->scratch, level);
 }
 
 int bb_tree_replay(struct bb_tree *t, const double *phi)

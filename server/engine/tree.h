@@ -53,6 +53,20 @@ void bb_tree_release(struct bb_tree *t);
 int bb_tree_add(struct bb_tree *t, const double *phi, struct bb_rng *r, int *level)
     BB_WARN_UNUSED;
 
+/* Draws one node's noise — the symmetric matrix above, on the grid — into
+ * z (d*d, owned by the caller); zeros when sigma == 0. */
+void bb_tree_draw(const struct bb_tree *t, struct bb_rng *r, double *z);
+
+/* The level of the node the next leaf completes: tz(k+1). */
+int bb_tree_next_level(const struct bb_tree *t);
+
+/* Adds leaf k+1 like bb_tree_add(), but the noise of the node it completes
+ * is given (d*d, borrowed, on the grid) instead of drawn: for a mechanism
+ * that derives a node's noise from several draws (mech_honaker.c). Before
+ * the call, bb_tree_node() still shows the live nodes below that level. */
+int bb_tree_add_noise(struct bb_tree *t, const double *phi, const double *noise, int *level)
+    BB_WARN_UNUSED;
+
 /* Recovery: adds the leaf like bb_tree_add() but draws nothing; the new
  * node is marked missing until bb_tree_load_node() supplies it. */
 int bb_tree_replay(struct bb_tree *t, const double *phi) BB_WARN_UNUSED;

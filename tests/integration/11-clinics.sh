@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Clinic administration: enrol (token shown once, stored only hashed), list,
-# revoke; admin auth; revoked tokens refused, also after a restart.
+# revoke; admin auth (401 without a valid token, 403 for a clinic's token);
+# revoked tokens refused, also after a restart.
 . "$(dirname "$0")/lib.sh"
 start_daemon "${CONF[@]}"
 
@@ -26,6 +27,22 @@ sql "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
 if grep -qa "${t1#bbt_}" "$DB"*; then fail "plaintext token in the database"; fi
 [ "$(sql "SELECT length(token_hash) FROM clinics WHERE id = 1")" = 32 ] || fail "hash size"
 
+# A clinic's valid token on an admin route is a role error: 403 with its
+# own type, no challenge; an invalid one stays 401 with WWW-Authenticate.
+for m in "GET /v1/clinics" "DELETE /v1/clinics/2" "POST /v1/clinics"; do
+    req "${m% *}" "${m#* }" -H "Authorization: Bearer $t1" -H 'Content-Type: application/json' \
+        -d '{"name": "sneaky"}'
+    expect_problem 403
+    [ "$(jget "$TMP/body" 'd["type"]')" = urn:billboard:problem:forbidden ] ||
+        fail "$m: 403 type: $(cat "$TMP/body")"
+    [ -z "$(header WWW-Authenticate)" ] || fail "$m: 403 with a WWW-Authenticate challenge"
+done
+req GET /v1/clinics -H "Authorization: Bearer ${t1}x"
+expect_problem 401
+[ "$(header WWW-Authenticate)" = Bearer ] || fail "401 without WWW-Authenticate"
+[ "$(jget "$TMP/body" 'd["type"]')" = urn:billboard:problem:unauthorized ] || fail "401 type"
+[ "$(sql 'SELECT count(*) FROM clinics WHERE revoked IS NULL')" = 2 ] || fail "a 403 changed something"
+
 # Bad enrolments change nothing.
 req POST /v1/clinics -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' -d '{}'
 expect_problem 422
@@ -49,6 +66,9 @@ expect_problem 404
 req DELETE /v1/clinics/abc -H "Authorization: Bearer $ADMIN"
 expect_problem 404
 req DELETE /v1/clinics/2
+expect_problem 401
+# A revoked token is no valid token of any role: 401, not 403.
+req GET /v1/clinics -H "Authorization: Bearer $t1"
 expect_problem 401
 episode 2 >"$TMP/e2"
 post_episode "$t1" key-2 "$TMP/e2"

@@ -56,7 +56,7 @@ expect_problem 400
 post "$(printf 'k%.0s' $(seq 1 129))" "$(cat "$TMP/good")"
 expect_problem 400
 
-# 401: no token, wrong token, admin token on a clinic route.
+# 401: no token, wrong token.
 req POST /v1/episodes -H "Idempotency-Key: k401" -H 'Content-Type: application/json' \
     --data-binary "@$TMP/good"
 expect_problem 401
@@ -64,9 +64,14 @@ expect_problem 401
 req POST /v1/episodes -H "Authorization: Bearer bbt_wrong" -H "Idempotency-Key: k401" \
     -H 'Content-Type: application/json' --data-binary "@$TMP/good"
 expect_problem 401
-req POST /v1/episodes -H "Authorization: Bearer $ADMIN" -H "Idempotency-Key: k401" \
+[ "$(jget "$TMP/body" 'd["type"]')" = urn:billboard:problem:unauthorized ] || fail "401 type"
+# 403: the admin token is valid, but not a clinic's (a role error, not a
+# credential error: no WWW-Authenticate challenge).
+req POST /v1/episodes -H "Authorization: Bearer $ADMIN" -H "Idempotency-Key: k403" \
     -H 'Content-Type: application/json' --data-binary "@$TMP/good"
-expect_problem 401
+expect_problem 403
+[ "$(jget "$TMP/body" 'd["type"]')" = urn:billboard:problem:forbidden ] || fail "403 type"
+[ -z "$(header WWW-Authenticate)" ] || fail "403 with a WWW-Authenticate challenge"
 
 # 415: wrong or missing media type.
 req POST /v1/episodes -H "Authorization: Bearer $tok" -H "Idempotency-Key: k415" \

@@ -6,7 +6,7 @@
 # (an independent oracle per mechanism, below; plus the ridge). A restart
 # that re-drew noise, lost a record or replayed wrongly fails this.
 # MECH_FLAGS selects the mechanism (default: the tree); 21-recovery-grid.sh
-# runs this for the grid mechanisms.
+# runs this for the grid mechanisms and the tree with Honaker's estimator.
 . "$(dirname "$0")/lib.sh"
 read -r -a mech_flags <<<"${MECH_FLAGS:-}"
 start_daemon "${CONF[@]}" "${mech_flags[@]}"
@@ -92,6 +92,20 @@ def tree_noise(h):
         out = [a + b for a, b in zip(out, nz)]
     return out
 
+def honaker_noise(h):
+    # engine/mech_honaker.c: the tree's nodes, each record the node's
+    # estimate zhat_j = a_j z_j + (1 - a_j)(zhat_left + zhat_right) rounded
+    # to the grid (slot = level, tag = last leaf); the release of m adds the
+    # estimates of m's decomposition, one per set bit. Every estimate is a
+    # multiple of the grid, so the release is exact.
+    out = [0.0] * (d * d)
+    for l in [l for l in range(64) if (m >> l) & 1]:
+        leaf, nz = rec[(h, l)]
+        assert leaf == (m >> l) << l, ("stale live node", h, l, leaf, m)
+        assert g > 0 and all(v / g == round(v / g) for v in nz), ("estimate off the grid", h, l)
+        out = [a + b for a, b in zip(out, nz)]
+    return out
+
 def grid_gram(h):
     # engine/mech_grid.c: increments x_j between the points ceil(k0 g^j);
     # Z_j in slot j (1-based), tag k_j; y_j = snap((C x)_j) + Z_j and the
@@ -136,9 +150,10 @@ def grid_gram(h):
         out = [u + b[t - i] * v for u, v in zip(out, y)]
     return out
 
+exact = mech == "tree-honaker"
 for h in range(H):
-    if mech == "tree":
-        nz = tree_noise(h)
+    if mech in ("tree", "tree-honaker"):
+        nz = tree_noise(h) if mech == "tree" else honaker_noise(h)
         want = [[S[h][r][c] + nz[r * d + c] for c in range(d)] for r in range(d)]
     else:
         gg = grid_gram(h)
@@ -148,7 +163,8 @@ for h in range(H):
     got = bb["steps"][h]["gram"]
     for r in range(d):
         for c in range(d):
-            if abs(got[r][c] - want[r][c]) > 1e-12 * max(1.0, abs(want[r][c])):
+            tol = 0.0 if exact else 1e-12 * max(1.0, abs(want[r][c]))
+            if abs(got[r][c] - want[r][c]) > tol:
                 sys.exit("h=%d (%d,%d): billboard %r, stored data give %r" % (h, r, c, got[r][c], want[r][c]))
 print("%s: gram of %d episodes matches" % (mech, m))
 PY

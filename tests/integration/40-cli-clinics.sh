@@ -64,6 +64,9 @@ run 2 clinics frobnicate
 # The clinic's token works until it is revoked.
 echo '[[0.5,0,0.1,0],[0,0.5,0,0.1],[0.3,0.3,0,0]]' >"$TMP/f.json"
 run 0 recommend --remote --step 1 --features "$TMP/f.json" --token-file "$TMP/tok1"
+# A clinic's token where the admin token belongs: refused as the wrong role.
+run 5 clinics list --admin-token-file "$TMP/tok1"
+grep -q "HTTP 403" "$TMP/err" || fail "clinic token as admin not refused with 403: $(cat "$TMP/err")"
 run 0 clinics revoke "$id1"
 run 5 recommend --remote --step 1 --features "$TMP/f.json" --token-file "$TMP/tok1"
 grep -q "HTTP 401" "$TMP/err" || fail "revoked token not refused with 401"

@@ -37,7 +37,9 @@ v=$(out 'd["version"]')
 [ "$v" -ge 1 ] || fail "billboard version did not rise after 40 episodes"
 run 0 show
 grep -Eq "^version +$v$" "$TMP/out" || fail "show table: $(cat "$TMP/out")"
-grep -Eq "^updates +$v of" "$TMP/out" || fail "updates line: $(cat "$TMP/out")"
+# The ledger the billboard carries is labelled as its publication's.
+grep -q "^privacy when version $v was published" "$TMP/out" || fail "snapshot label: $(cat "$TMP/out")"
+grep -Eq "^  updates +$v of" "$TMP/out" || fail "updates line: $(cat "$TMP/out")"
 
 # Past versions are immutable and served byte for byte.
 run 0 show --version 0 --json

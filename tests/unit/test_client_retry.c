@@ -1,12 +1,14 @@
 /*
  * test_client_retry.c — the retry policy of libbillboard: which errors are
- * transient, how waits grow and are capped, how HTTP statuses map to enum
- * bb_err; and the client's behaviour on the wire against a scripted HTTP
- * responder on 127.0.0.1 (the real billboardd cannot be made to answer 5xx
- * on demand): 5xx and network errors are retried with the same key and
- * body, 4xx never, the attempt cap and the total-time cap hold, a 304
- * keeps the cached billboard without parsing, and the billboard kept in the
- * state file serves the next process (If-None-Match, outage fallback).
+ * transient, how waits grow and are capped, how HTTP statuses and problem
+ * type URIs map to enum bb_err, how Retry-After is read and bounded; and the
+ * client's behaviour on the wire against a scripted HTTP responder on
+ * 127.0.0.1 (the real billboardd cannot be made to answer 5xx or 429 on
+ * demand): 5xx, 429 and network errors are retried with the same key and
+ * body, other 4xx never, a Retry-After beyond the time budget ends the
+ * retries, the attempt cap and the total-time cap hold, a 304 keeps the
+ * cached billboard without parsing, and the billboard kept in the state file
+ * serves the next process (If-None-Match, outage fallback).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "billboard/client.h"
+#include "billboard/problem.h"
 #include "retry.h"
 
 /* ---------------- pure policy ---------------- */
@@ -45,29 +48,104 @@ static void test_status_mapping(void **state)
     (void)state;
     static const struct {
         long status;
-        const char *title;
+        const char *type;
         int err;
     } t[] = {
         {200, NULL, BB_OK},
         {201, NULL, BB_OK},
         {304, NULL, BB_OK},
-        {400, "malformed JSON", BB_EPROTO},
-        {401, NULL, BB_EAUTH},
-        {403, NULL, BB_EAUTH},
+        {400, BB_PROBLEM_MALFORMED, BB_EPROTO},
+        {401, BB_PROBLEM_UNAUTHORIZED, BB_EAUTH},
+        {403, BB_PROBLEM_FORBIDDEN, BB_EAUTH},
         {404, NULL, BB_ENOTFOUND},
-        {409, "Idempotency-Key reused", BB_ECONFLICT},
-        {409, "K_max reached", BB_EFULL},
-        {409, "episode budget exhausted", BB_EFULL},
-        {409, "The update cap N_max is reached", BB_ECAP},
+        {409, BB_PROBLEM_KEY_REUSED, BB_ECONFLICT},
+        {409, BB_PROBLEM_CONFLICT, BB_ECONFLICT},
+        {409, BB_PROBLEM_EPISODE_BUDGET, BB_EFULL},
+        {409, BB_PROBLEM_UPDATE_CAP, BB_ECAP},
+        {409, NULL, BB_ECONFLICT},
+        /* Only the exact URI counts, not a look-alike. */
+        {409, "urn:billboard:problem:episode-budget", BB_ECONFLICT},
+        {409, "urn:billboard:problem:update-cap-reached-x", BB_ECONFLICT},
         {413, NULL, BB_EINVAL},
         {415, NULL, BB_EPROTO},
-        {422, "invalid episode", BB_EINVAL},
+        {422, BB_PROBLEM_VALIDATION, BB_EINVAL},
+        {429, NULL, BB_ESERVER},
+        {431, BB_PROBLEM_HEADERS_TOO_LARGE, BB_EINVAL},
         {500, NULL, BB_ESERVER},
-        {503, NULL, BB_ESERVER},
+        {503, BB_PROBLEM_STORAGE, BB_ESERVER},
         {599, NULL, BB_ESERVER},
     };
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-        assert_int_equal(retry_status_err(t[i].status, t[i].title, NULL), t[i].err);
+        if (retry_status_err(t[i].status, t[i].type) != t[i].err)
+            fail_msg("HTTP %ld %s -> %d, want %d", t[i].status, t[i].type ? t[i].type : "-",
+                     retry_status_err(t[i].status, t[i].type), t[i].err);
+    /* 429 is the one 4xx worth another try. */
+    assert_true(retry_is_transient(retry_status_err(429, NULL)));
+    assert_false(retry_is_transient(retry_status_err(409, BB_PROBLEM_EPISODE_BUDGET)));
+}
+
+static void test_retry_after_parsing(void **state)
+{
+    (void)state;
+    /* Sun, 06 Nov 1994 08:49:37 GMT is 784111777 (RFC 9110's example). */
+    const time_t at = 784111777;
+    static const struct {
+        const char *value;
+        long now_offset; /* now = at + now_offset */
+        long ms;
+    } t[] = {
+        {NULL, 0, -1},
+        {"", 0, -1},
+        {"0", 0, 0},
+        {"5", 0, 5000},
+        {"120", 0, 120000},
+        {"86400", 0, 86400000},
+        {"86401", 0, 86400000},                   /* at most a day */
+        {"99999999999999999999999", 0, 86400000}, /* no overflow */
+        {"-1", 0, -1},
+        {"5s", 0, -1},
+        {"1.5", 0, -1},
+        {"Sun, 06 Nov 1994 08:49:37 GMT", -10, 10000},
+        {"Sun, 06 Nov 1994 08:49:37 GMT", 0, 0},
+        {"Sun, 06 Nov 1994 08:49:37 GMT", 3600, 0}, /* in the past: now */
+        {"Sun, 06 Nov 1994 08:50:37 GMT", 0, 60000},
+        {"Thu, 01 Jan 1970 00:00:00 GMT", -(long)784111777, 0},
+        {"Mon, 29 Feb 2016 12:00:00 GMT", 1456747200L - 784111777L - 2, 2000},
+        {"Sun, 06 Nov 1994 08:49:37 UTC", 0, -1},
+        {"Sun, 06 Foo 1994 08:49:37 GMT", 0, -1},
+        {"Sunday, 06-Nov-94 08:49:37 GMT", 0, -1}, /* obsolete RFC 850 form */
+        {"Sun, 06 Nov 1994 25:49:37 GMT", 0, -1},
+    };
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        long got = retry_after_ms(t[i].value, at + t[i].now_offset);
+        if (got != t[i].ms)
+            fail_msg("Retry-After '%s' -> %ld ms, want %ld", t[i].value ? t[i].value : "(null)",
+                     got, t[i].ms);
+    }
+}
+
+static void test_retry_after_decision(void **state)
+{
+    (void)state;
+    struct bb_client_retry p = {
+        .max_attempts = 6, .base_ms = 100, .cap_ms = 5000, .total_ms = 30000, .timeout_ms = 1000};
+    /* Without Retry-After: the backoff (jitter 0: half the nominal wait). */
+    assert_int_equal(retry_next_wait_ms(&p, 1, 0.0, 503, -1), 50);
+    assert_int_equal(retry_next_wait_ms(&p, 3, 0.0, 0, -1), 200);
+    /* 503 and 429 with Retry-After: at least what the daemon asks... */
+    assert_int_equal(retry_next_wait_ms(&p, 1, 0.0, 503, 2000), 2000);
+    assert_int_equal(retry_next_wait_ms(&p, 1, 0.0, 429, 3000), 3000);
+    /* ...never less than the backoff... */
+    assert_int_equal(retry_next_wait_ms(&p, 4, 0.0, 503, 0), 400);
+    /* ...and never more than the longest single wait. */
+    assert_int_equal(retry_next_wait_ms(&p, 1, 0.0, 503, 3600000), 5000);
+    assert_int_equal(retry_next_wait_ms(&p, 1, 0.0, 429, 86400000), 5000);
+    /* Other statuses ignore it. */
+    assert_int_equal(retry_next_wait_ms(&p, 1, 0.0, 500, 2000), 50);
+    assert_int_equal(retry_next_wait_ms(&p, 1, 0.0, 0, 2000), 50);
+    /* A wait the total budget cannot hold ends the retries. */
+    assert_false(retry_allowed(&p, 1, 26000, retry_next_wait_ms(&p, 1, 0.0, 503, 5000)));
+    assert_true(retry_allowed(&p, 1, 25000, retry_next_wait_ms(&p, 1, 0.0, 503, 5000)));
 }
 
 static void test_backoff_grows_and_caps(void **state)
@@ -250,24 +328,91 @@ static void test_4xx_never_retried(void **state)
     (void)state;
     const struct answer script[] = {
         {422, problem, "{\"title\":\"invalid episode\",\"detail\":\"/steps/0/reward: > 1\"}"},
-        {409, problem, "{\"title\":\"K_max episodes reached\"}"},
-        {409, problem, "{\"title\":\"Idempotency-Key reused with another body\"}"},
+        {409, problem,
+         "{\"type\":\"" BB_PROBLEM_EPISODE_BUDGET "\",\"title\":\"no more episodes\"}"},
+        {409, problem, "{\"type\":\"" BB_PROBLEM_UPDATE_CAP "\",\"title\":\"sorry\"}"},
+        /* The title names K_max, the type says key reuse: the type decides. */
+        {409, problem,
+         "{\"type\":\"" BB_PROBLEM_KEY_REUSED "\",\"title\":\"K_max episodes exhausted\"}"},
         {401, problem, "{\"title\":\"bad token\"}"},
+        {403, problem, "{\"type\":\"" BB_PROBLEM_FORBIDDEN "\",\"title\":\"wrong role\"}"},
+        {431, problem, "{\"type\":\"" BB_PROBLEM_HEADERS_TOO_LARGE "\",\"title\":\"big\"}"},
     };
-    static const int want[] = {BB_EINVAL, BB_EFULL, BB_ECONFLICT, BB_EAUTH};
+    static const int want[] = {BB_EINVAL, BB_EFULL, BB_ECAP,  BB_ECONFLICT,
+                               BB_EAUTH,  BB_EAUTH, BB_EINVAL};
+    enum { N = sizeof(want) / sizeof(want[0]) };
     struct responder r;
     struct bb_episode_buf e;
-    responder_start(&r, script, 4);
+    responder_start(&r, script, N);
     struct bb_client *c = client_for(r.port);
     small_episode(&e);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < N; i++) {
         assert_int_equal(bb_client_submit(c, &e, NULL, NULL), want[i]);
         assert_int_equal(bb_client_last_attempts(c), 1);
         assert_int_equal(bb_client_last_status(c), script[i].status);
     }
     responder_stop(&r);
-    assert_int_equal(r.served, 4);
+    assert_int_equal(r.served, N);
     bb_episode_buf_release(&e);
+    bb_client_free(c);
+}
+
+/* 429 is retried; a Retry-After longer than the longest single wait is cut
+ * to it (cap 4 ms here), so the retry comes and succeeds. */
+static void test_429_and_long_retry_after_retried(void **state)
+{
+    (void)state;
+    const struct answer script[] = {
+        {429, "Retry-After: 3600\r\nContent-Type: application/problem+json\r\n",
+         "{\"title\":\"slow down\"}"},
+        {503, "Retry-After: Sun, 06 Nov 1994 08:49:37 GMT\r\n", ""},
+        {201, "Content-Type: application/json\r\n", "{\"episode\": 7, \"billboard_version\": 1}"},
+    };
+    struct responder r;
+    struct bb_episode_buf e;
+    struct bb_client_receipt rc = {0};
+    responder_start(&r, script, 3);
+    struct bb_client *c = client_for(r.port);
+    small_episode(&e);
+    assert_int_equal(bb_client_submit(c, &e, "key-429", &rc), BB_OK);
+    assert_int_equal(bb_client_last_attempts(c), 3);
+    assert_int_equal(rc.episode, 7);
+    responder_stop(&r);
+    assert_string_equal(r.keys[0], "key-429");
+    assert_string_equal(r.keys[2], "key-429");
+    bb_episode_buf_release(&e);
+    bb_client_free(c);
+}
+
+/* A 503 whose Retry-After asks for more than the call's total waiting
+ * budget is not retried early: the budget (500 ms) cannot hold the 2 s the
+ * daemon asked for, so there is one attempt. Without Retry-After the same
+ * policy retries (its 1 ms backoff fits). Decided without a clock. */
+static void test_retry_after_respected(void **state)
+{
+    (void)state;
+    const struct answer script[] = {
+        {503, "Retry-After: 2\r\nContent-Type: application/problem+json\r\n",
+         "{\"type\":\"" BB_PROBLEM_STORAGE "\",\"title\":\"Storage unavailable\"}"},
+        {503, "Content-Type: application/problem+json\r\n", "{\"title\":\"busy\"}"},
+        {200, "Content-Type: application/json\r\n", "{\"H\": 2}"},
+    };
+    struct responder r;
+    json_t *j = NULL;
+    responder_start(&r, script, 3);
+    struct bb_client *c = client_for(r.port);
+    struct bb_client_retry p = {
+        .max_attempts = 4, .base_ms = 1, .cap_ms = 5000, .total_ms = 500, .timeout_ms = 2000};
+    assert_int_equal(bb_client_set_retry(c, &p), BB_OK);
+    assert_int_equal(bb_client_config(c, &j), BB_ESERVER);
+    assert_int_equal(bb_client_last_attempts(c), 1);
+    assert_int_equal(bb_client_last_status(c), 503);
+    assert_null(j);
+    assert_int_equal(bb_client_config(c, &j), BB_OK);
+    assert_int_equal(bb_client_last_attempts(c), 2);
+    json_decref(j);
+    responder_stop(&r);
+    assert_int_equal(r.served, 3);
     bb_client_free(c);
 }
 
@@ -456,9 +601,13 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_transient_classification),
         cmocka_unit_test(test_status_mapping),
+        cmocka_unit_test(test_retry_after_parsing),
+        cmocka_unit_test(test_retry_after_decision),
         cmocka_unit_test(test_backoff_grows_and_caps),
         cmocka_unit_test(test_5xx_retried_with_same_key),
         cmocka_unit_test(test_4xx_never_retried),
+        cmocka_unit_test(test_429_and_long_retry_after_retried),
+        cmocka_unit_test(test_retry_after_respected),
         cmocka_unit_test(test_problem_detail_kept),
         cmocka_unit_test(test_attempt_and_time_caps),
         cmocka_unit_test(test_network_error_retried),

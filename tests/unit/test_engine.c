@@ -387,6 +387,7 @@ static void test_recovery_by_replay(void **state)
     recovery_with(BB_MECH_TREE);
     recovery_with(BB_MECH_GRID);
     recovery_with(BB_MECH_GRID_SQRT);
+    recovery_with(BB_MECH_TREE_HONAKER);
 }
 
 static void test_version_zero(void **state)

@@ -154,6 +154,53 @@ static void test_grid_inflation(void **state)
                1e-15);
 }
 
+/* tree-honaker: the tree's nodes, so the tree's sigma and S = L, and the
+ * largest prefix variance max_n sum_{bits j of n} v_j (v_j = 2^j/(2^{j+1}-1)):
+ * at K_max = 1e5, n = 2^16 - 1 with 16 nodes, sum_{j<16} v_j = 8.80333995
+ * against the tree's bound L = 18. H = 5, d = 8, rho = 1 (rho_gram 0.5):
+ * sigma = sqrt(5 * 18 / 0.5) = 13.4164079, prefix sd 39.8070495
+ * (the tree's 56.9209979). At K_max = 6 the worst prefix is 3 = 0b11:
+ * 1 + 2/3; at 7 it is 7: 1 + 2/3 + 4/7. */
+static void test_tree_honaker(void **state)
+{
+    (void)state;
+    struct bb_params t, p;
+    derive(&t, 5, 8, 100000, 1.0);
+    derive(&p, 5, 8, 100000, 1.0);
+    p.mechanism = BB_MECH_TREE_HONAKER;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(p.L, 18);
+    assert_true(p.sens_factor == 18.0);
+    assert_int_equal(p.releases, 100000);
+    assert_rel(p.sigma_gram, 13.416407864998739, 1e-14);
+    assert_true(p.sigma_gram == t.sigma_gram && p.sigma_gram_eff == t.sigma_gram_eff);
+    assert_rel(p.prefix_sd, 39.807049506580817, 1e-12);
+    assert_rel(t.prefix_sd, 56.920997883030829, 1e-12);
+    assert_rel(p.prefix_sd / (t.sigma_gram * 4.0), 0.74176057233678, 1e-10); /* vs 16 nodes */
+    /* The paper's bound is the tree's (valid: Honaker's prefixes are less
+     * noisy); the tight one follows prefix_sd. */
+    assert_rel(p.shift, t.shift, 1e-15);
+    p.shift_bound = BB_BOUND_TIGHT;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.shift, 39.807049506580817 * (2 * sqrt(8.0) + sqrt(2 * log(1e5 * 5 / 0.05))),
+               1e-12);
+    p.K_max = 6;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.prefix_sd, p.sigma_gram * sqrt(1 + 2.0 / 3), 1e-14);
+    p.K_max = 7;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.prefix_sd, p.sigma_gram * sqrt(1 + 2.0 / 3 + 4.0 / 7), 1e-14);
+    /* A tree releases after every episode: no grid schedule. */
+    p.update_rule = BB_UPDATE_RELEASE;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_EINVAL);
+    char gram[64], y[64];
+    p.update_rule = BB_UPDATE_RARE;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    bb_params_describe(&p, gram, sizeof(gram), y, sizeof(y));
+    assert_string_equal(gram, "L=4");
+    assert_string_equal(bb_mechanism_name(BB_MECH_TREE_HONAKER), "tree-honaker");
+}
+
 static void test_non_private(void **state)
 {
     (void)state;
@@ -226,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_paper_calibration_is_under_noised),
         cmocka_unit_test(test_cap),
         cmocka_unit_test(test_grid_inflation),
+        cmocka_unit_test(test_tree_honaker),
         cmocka_unit_test(test_non_private),
         cmocka_unit_test(test_rejects_bad_config),
         cmocka_unit_test(test_spent),
