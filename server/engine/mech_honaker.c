@@ -164,20 +164,13 @@ static int add(struct bb_mech *m, const double *const *phi, struct bb_rng *r)
 static int load(struct bb_mech *m, const struct bb_mech_record *rec)
 {
     struct honaker *s = m->impl;
-    if (rec->len != sizeof(double) * (size_t)m->p->d * m->p->d || rec->slot < 0 ||
-        rec->slot >= m->p->L)
-        return BB_EINVAL;
-    int rc = bb_tree_load_node(&s->t[rec->step], (int)rec->slot, rec->tag, rec->bytes);
-    return rc == BB_ENOTFOUND ? BB_OK : rc; /* a dead node: no longer in any prefix */
+    return mech_trees_load(m, s->t, rec);
 }
 
 static int ready(const struct bb_mech *m)
 {
     const struct honaker *s = m->impl;
-    for (int h = 0; h < m->p->H; h++)
-        if (s->t[h].missing)
-            return BB_EINVAL;
-    return BB_OK;
+    return mech_trees_ready(m, s->t);
 }
 
 static int prefix(const struct bb_mech *m, int h, double *out)

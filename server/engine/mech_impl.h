@@ -39,6 +39,14 @@ struct bb_mech_ops {
 int mech_emit(struct bb_mech *m, int step, long slot, long tag, const void *bytes, size_t len)
     BB_WARN_UNUSED;
 
+/* For the mechanisms over one binary tree per step (mech_tree.c, whose
+ * records are a node per (step, level)): load a record into trees[step],
+ * ignoring a dead node; and whether no step still misses a node's noise. */
+struct bb_tree;
+int mech_trees_load(const struct bb_mech *m, struct bb_tree *trees,
+                    const struct bb_mech_record *rec) BB_WARN_UNUSED;
+int mech_trees_ready(const struct bb_mech *m, const struct bb_tree *trees) BB_WARN_UNUSED;
+
 extern const struct bb_mech_ops mech_tree_ops;
 extern const struct bb_mech_ops mech_grid_ops;
 extern const struct bb_mech_ops mech_grid_sqrt_ops;

@@ -68,23 +68,32 @@ static int add(struct bb_mech *m, const double *const *phi, struct bb_rng *r)
     return BB_OK;
 }
 
-static int load(struct bb_mech *m, const struct bb_mech_record *rec)
+int mech_trees_load(const struct bb_mech *m, struct bb_tree *trees,
+                    const struct bb_mech_record *rec)
 {
-    struct bb_tree *t = m->impl;
     if (rec->len != sizeof(double) * (size_t)m->p->d * m->p->d || rec->slot < 0 ||
         rec->slot >= m->p->L)
         return BB_EINVAL;
-    int rc = bb_tree_load_node(&t[rec->step], (int)rec->slot, rec->tag, rec->bytes);
+    int rc = bb_tree_load_node(&trees[rec->step], (int)rec->slot, rec->tag, rec->bytes);
     return rc == BB_ENOTFOUND ? BB_OK : rc; /* a dead node: no longer in any prefix */
+}
+
+int mech_trees_ready(const struct bb_mech *m, const struct bb_tree *trees)
+{
+    for (int h = 0; h < m->p->H; h++)
+        if (trees[h].missing)
+            return BB_EINVAL;
+    return BB_OK;
+}
+
+static int load(struct bb_mech *m, const struct bb_mech_record *rec)
+{
+    return mech_trees_load(m, m->impl, rec);
 }
 
 static int ready(const struct bb_mech *m)
 {
-    const struct bb_tree *t = m->impl;
-    for (int h = 0; h < m->p->H; h++)
-        if (t[h].missing)
-            return BB_EINVAL;
-    return BB_OK;
+    return mech_trees_ready(m, m->impl);
 }
 
 static int prefix(const struct bb_mech *m, int h, double *out)
