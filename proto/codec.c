@@ -49,6 +49,7 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
     bb_buf_printf(&s, "{\"version\":%llu,\"episode\":%llu,\"H\":%d,\"d\":%d,\"A\":%d,\"beta\":",
                   (unsigned long long)b->version, (unsigned long long)b->episode, b->H, d, b->A);
     put_num(&s, b->beta);
+    bb_buf_puts(&s, b->uniform ? ",\"uniform\":true" : ",\"uniform\":false");
     bb_buf_puts(&s, ",\"steps\":[");
     for (int h = 0; h < b->H; h++) {
         bb_buf_printf(&s, "%s{\"h\":%d,\"w\":", h ? "," : "", h + 1);
@@ -149,6 +150,12 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
         say(why, whylen, "billboard beta missing or not a number");
         goto out;
     }
+    json_t *uni = json_object_get(root, "uniform"); /* absent before 2026-11: false */
+    if (uni && !json_is_boolean(uni)) {
+        say(why, whylen, "billboard uniform must be true or false");
+        goto out;
+    }
+    out->uniform = json_is_true(uni);
     json_t *steps = json_object_get(root, "steps");
     if (!json_is_array(steps) || (long long)json_array_size(steps) != H) {
         say(why, whylen, "billboard steps must be an array of H entries");

@@ -8,6 +8,7 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,7 @@ int bb_billboard_copy(struct bb_billboard *dst, const struct bb_billboard *src)
     dst->version = src->version;
     dst->episode = src->episode;
     dst->beta = src->beta;
+    dst->uniform = src->uniform;
     dst->privacy = src->privacy;
     return BB_OK;
 }
@@ -114,7 +116,12 @@ int bb_billboard_act(const struct bb_billboard *b, int h, const double *features
     bb_q_values(b->d, b->chol + (size_t)(h - 1) * dd, b->w + (size_t)(h - 1) * b->d, b->beta,
                 (double)b->H, features, (size_t)b->A, q, work);
     free(work);
-    if (action)
+    if (action && b->uniform) {
+        if (sodium_init() < 0)
+            return BB_EIO; /* no entropy source: no honest random draw */
+        *action = (int)randombytes_uniform((uint32_t)b->A);
+    } else if (action) {
         *action = bb_argmax(q, b->A);
+    }
     return BB_OK;
 }

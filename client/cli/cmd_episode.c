@@ -15,7 +15,8 @@
 static const char recommend_help[] =
     "usage: billboard recommend --step H --features FILE [--version V] [--remote] [--json]\n"
     "\n"
-    "Prints the Q-value of every action and the recommended (greedy) action at\n"
+    "Prints the Q-value of every action and the recommended action (the greedy\n"
+    "one; drawn uniformly at random while the billboard holds no data yet) at\n"
     "step H (1-based) for the state whose features are in FILE: a JSON matrix\n"
     "[[d numbers] x A], row a = phi(x, a) (\"-\" reads stdin). Computed locally\n"
     "from the current billboard (or version V) with the same policy function\n"
@@ -100,9 +101,14 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
         rc = cli_fail(remote ? c : NULL, err, "recommend");
         goto out;
     }
+    /* The billboard the answer came from says whether the action was drawn
+     * uniformly (billboard.h); a remote answer from another version: not known
+     * here, and only version 0 can be uniform. */
+    int uniform = used == b->version && b->uniform;
     if (cli->json) {
-        printf("{\"h\": %ld, \"billboard_version\": %llu, \"action\": %d, \"q\": [", h,
-               (unsigned long long)used, action);
+        printf("{\"h\": %ld, \"billboard_version\": %llu, \"uniform\": %s, \"action\": %d, "
+               "\"q\": [",
+               h, (unsigned long long)used, uniform ? "true" : "false", action);
         for (int a = 0; a < b->A; a++)
             printf("%s%.17g", a ? ", " : "", q[a]);
         printf("]}\n");
@@ -113,7 +119,8 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
     printf("  %6s  %12s\n", "action", "Q");
     for (int a = 0; a < b->A; a++)
         printf("%c %6d  %12.6g\n", a == action ? '*' : ' ', a, q[a]);
-    printf("recommended action: %d\n", action);
+    printf("recommended action: %d%s\n", action,
+           uniform ? " (drawn uniformly at random: the billboard holds no data yet)" : "");
 out:
     free(f);
     free(q);

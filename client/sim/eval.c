@@ -40,27 +40,36 @@ void bb_sim_eval_optimal(const struct bb_sim_env *env, double *V, int *pi)
     }
 }
 
-void bb_sim_eval_policy(const struct bb_sim_env *env, const int *pi, double *V)
+/* The value of step h, state s under action a, or the mean over the actions
+ * for a < 0 (uniformly random). */
+static double action_value(const struct bb_sim_env *env, int h, int s, int a, const double *next)
+{
+    if (a >= 0)
+        return q_value(env, h, s, a, next);
+    double v = 0.0;
+    for (int b = 0; b < env->A; b++)
+        v += q_value(env, h, s, b, next);
+    return v / env->A;
+}
+
+static void eval_table(const struct bb_sim_env *env, const int *pi, double *V)
 {
     const int S = env->S, H = env->H;
     memset(V + (size_t)H * S, 0, sizeof(double) * (size_t)S);
     for (int h = H - 1; h >= 0; h--)
         for (int s = 0; s < S; s++)
-            V[(size_t)h * S + s] =
-                q_value(env, h, s, pi[(size_t)h * S + s], V + (size_t)(h + 1) * S);
+            V[(size_t)h * S + s] = action_value(env, h, s, pi ? pi[(size_t)h * S + s] : -1,
+                                                V + (size_t)(h + 1) * S);
+}
+
+void bb_sim_eval_policy(const struct bb_sim_env *env, const int *pi, double *V)
+{
+    eval_table(env, pi, V);
 }
 
 void bb_sim_eval_uniform(const struct bb_sim_env *env, double *V)
 {
-    const int S = env->S, H = env->H;
-    memset(V + (size_t)H * S, 0, sizeof(double) * (size_t)S);
-    for (int h = H - 1; h >= 0; h--)
-        for (int s = 0; s < S; s++) {
-            double v = 0.0;
-            for (int a = 0; a < env->A; a++)
-                v += q_value(env, h, s, a, V + (size_t)(h + 1) * S);
-            V[(size_t)h * S + s] = v / env->A;
-        }
+    eval_table(env, NULL, V);
 }
 
 double bb_sim_eval_initial(const struct bb_sim_env *env, const double *V)

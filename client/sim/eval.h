@@ -2,8 +2,8 @@
  * eval.h — exact values of a finite linear MDP by backward induction.
  *
  * Value arrays are (H+1)*S, V_h(s) at V[h*S + s] for h = 0..H (0-based
- * steps, V_H = 0). Policies are deterministic and step-dependent: an action
- * table pi[h*S + s]. Nothing is sampled: the regret the simulator reports
+ * steps, V_H = 0). Policies are step-dependent action tables pi[h*S + s],
+ * an entry -1 meaning a uniformly random action. Nothing is sampled: the regret the simulator reports
  * is V*_1(x_1) - V^pi_1(x_1), an exact expectation.
  */
 #ifndef BB_SIM_EVAL_H
@@ -15,7 +15,8 @@
  * optimal action table (H*S, first maximiser). */
 void bb_sim_eval_optimal(const struct bb_sim_env *env, double *V, int *pi);
 
-/* V^pi of the deterministic policy pi (H*S actions in [0, A)) into V. */
+/* V^pi of the policy pi (H*S actions in [0, A), or -1 (BB_SIM_UNIFORM,
+ * policy.h) for every action with probability 1/A) into V. */
 void bb_sim_eval_policy(const struct bb_sim_env *env, const int *pi, double *V);
 
 /* V of the policy choosing every action uniformly at random, into V. */

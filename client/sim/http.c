@@ -112,6 +112,8 @@ static void *clinic_main(void *arg)
         const size_t ad = (size_t)A * d;
         for (int h = 0; h < H; h++) {
             int a = pi[(size_t)h * S + s];
+            if (a == BB_SIM_UNIFORM)
+                a = (int)bb_rng_below(&rng, (uint64_t)A);
             memcpy(ep.features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
             ep.action[h] = a;
             ep.reward[h] = env->reward[((size_t)h * S + s) * A + a];

@@ -13,6 +13,12 @@ int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard 
     if (!q)
         return BB_ENOMEM;
     int rc = BB_OK;
+    if (b->uniform) { /* every action equally likely (billboard.h) */
+        for (size_t i = 0; i < (size_t)env->H * env->S; i++)
+            pi[i] = BB_SIM_UNIFORM;
+        free(q);
+        return BB_OK;
+    }
     for (int h = 0; h < env->H && rc == BB_OK; h++)
         for (int s = 0; s < env->S && rc == BB_OK; s++)
             rc = bb_billboard_act(b, h + 1, bb_sim_env_features(env, s), q,

@@ -12,8 +12,11 @@
 #include "billboard/billboard.h"
 #include "env.h"
 
+/* A table entry: a uniformly random action (a billboard with b->uniform). */
+#define BB_SIM_UNIFORM (-1)
+
 /* pi[h*S + s] = argmax_a of bb_billboard_act(b, h+1, phi(s, .)) for every
- * step and state; pi is caller-owned, H*S. b must be factored and of env's
+ * step and state, or BB_SIM_UNIFORM everywhere for a uniform billboard; pi is caller-owned, H*S. b must be factored and of env's
  * sizes (H, d, A): BB_EINVAL otherwise; errors of the policy are returned. */
 int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b,
                         int *pi) BB_WARN_UNUSED;

@@ -56,6 +56,7 @@ int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const str
             p->shift_bound = BB_BOUND_PAPER;
             p->shift_scale = 1;
             p->value_clip = BB_VCLIP_HORIZON;
+            p->prior_policy = BB_PRIOR_GREEDY;
         }
         break;
     default:
@@ -90,7 +91,8 @@ struct clinic {
     double *reward;   /* H */
 };
 
-/* Plays one episode with the action table pi (NULL: uniformly random) and
+/* Plays one episode with the action table pi (NULL: uniformly random
+ * everywhere; an entry BB_SIM_UNIFORM: there) and
  * returns its initial state. */
 static int play(const struct bb_sim_env *env, const int *pi, struct bb_rng *rng, struct clinic *c)
 {
@@ -98,7 +100,9 @@ static int play(const struct bb_sim_env *env, const int *pi, struct bb_rng *rng,
     const size_t ad = (size_t)A * d;
     int x1 = bb_sim_env_reset(env, rng), s = x1;
     for (int h = 0; h < env->H; h++) {
-        int a = pi ? pi[(size_t)h * S + s] : (int)bb_rng_below(rng, (uint64_t)A);
+        int a = pi ? pi[(size_t)h * S + s] : BB_SIM_UNIFORM;
+        if (a == BB_SIM_UNIFORM)
+            a = (int)bb_rng_below(rng, (uint64_t)A);
         memcpy(c->features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
         c->action[h] = a;
         c->reward[h] = env->reward[((size_t)h * S + s) * A + a];

@@ -38,6 +38,9 @@ struct bb_billboard {
     uint64_t episode;  /* number of episodes it was computed from (k - 1) */
     int H, d, A;
     double beta;
+    int uniform;       /* 1: the billboard holds no data yet (version 0 under the
+                        * default prior policy) and recommends a uniformly random
+                        * action; "uniform" on the wire, false when absent */
     double *w;         /* owned: H*d, w_h at w + (h-1)*d */
     double *gram;      /* owned: H*d*d, Lambda~_h, row-major */
     double *chol;      /* owned: H*d*d, lower Cholesky factors of gram, filled
@@ -62,7 +65,9 @@ int bb_billboard_factor(struct bb_billboard *b) BB_WARN_UNUSED;
 
 /* The policy: Q-values of the A actions whose feature rows are
  * features[a*d .. a*d+d) at step h (1..H), written to q (A entries, borrowed),
- * and the greedy action to *action (may be NULL). b must be factored. */
+ * and the recommended action to *action (may be NULL): the greedy one, or,
+ * when b->uniform, one drawn uniformly at random (libsodium's CSPRNG) — the
+ * Q-values are then the prior's and say nothing yet. b must be factored. */
 int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,
                      int *action) BB_WARN_UNUSED;
 

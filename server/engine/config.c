@@ -44,7 +44,7 @@ static int bad(char *why, size_t whylen, const char *name, const char *value)
 
 /* The configuration flags: every field of struct bb_params the caller sets.
  * One table serves parsing, the stored form and its comparison. */
-enum kind { K_INT, K_LONG, K_DOUBLE, K_ENUM };
+enum kind { K_INT, K_LONG, K_DOUBLE, K_ENUM, K_DOUBLE_AUTO /* 'auto' = 0 */ };
 
 static const char *const rule_names[] = {[BB_UPDATE_RARE] = "rare", [BB_UPDATE_EVERY] = "every",
                                          [BB_UPDATE_RELEASE] = "release", NULL};
@@ -52,6 +52,8 @@ static const char *const vclip_names[] = {[BB_VCLIP_HORIZON] = "horizon",
                                           [BB_VCLIP_REMAINING] = "remaining", NULL};
 static const char *const bound_names[] = {[BB_BOUND_PAPER] = "paper", [BB_BOUND_TIGHT] = "tight",
                                           NULL};
+static const char *const prior_names[] = {[BB_PRIOR_UNIFORM] = "uniform",
+                                          [BB_PRIOR_GREEDY] = "greedy", NULL};
 static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
                                                 [BB_CAL_PAPER] = "paper", NULL};
 
@@ -81,10 +83,11 @@ static const struct opt opts[] = {
     {"calibration", K_ENUM, OFF(calibration), 0, 0, calibration_names},
     {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL},
     {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL},
-    {"release-start", K_DOUBLE, OFF(release_start), 0, 0, NULL},
+    {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL},
     {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bound_names},
     {"shift-scale", K_DOUBLE, OFF(shift_scale), 0, 0, NULL},
     {"value-clip", K_ENUM, OFF(value_clip), 0, 0, vclip_names},
+    {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, prior_names},
 };
 #undef OFF
 
@@ -130,7 +133,10 @@ int bb_config_option(struct bb_params *p, const char *name, const char *value, c
             *(long *)field = l;
         return BB_OK;
     case K_DOUBLE:
-        if (parse_double(value, &x) != BB_OK)
+    case K_DOUBLE_AUTO:
+        if (o->kind == K_DOUBLE_AUTO && strcmp(value, "auto") == 0)
+            x = 0;
+        else if (parse_double(value, &x) != BB_OK || (o->kind == K_DOUBLE_AUTO && x == 0))
             return bad(why, whylen, name, value);
         *(double *)field = x;
         return BB_OK;
@@ -167,6 +173,12 @@ char *bb_config_dump(const struct bb_params *p)
         case K_DOUBLE:
             snprintf(v, sizeof(v), "%.17g", *(const double *)field);
             break;
+        case K_DOUBLE_AUTO:
+            if (*(const double *)field == 0)
+                snprintf(v, sizeof(v), "auto");
+            else
+                snprintf(v, sizeof(v), "%.17g", *(const double *)field);
+            break;
         case K_ENUM: {
             const char *n = enum_name(&opts[i], *(const int *)field);
             snprintf(v, sizeof(v), "%s", n ? n : "?");
@@ -188,6 +200,9 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     char name[64];
     int rc = BB_EINVAL;
     bb_params_defaults(p);
+    /* Keys added after databases already existed take the behaviour those
+     * databases were created with when absent. */
+    p->prior_policy = BB_PRIOR_GREEDY;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;
@@ -233,13 +248,16 @@ const char *bb_config_usage(void)
            "                       grid-sqrt when private, tree when not; docs/PRIVACY.md)\n"
            "  --release-base g     grid mechanisms release at episodes ceil(k0 g^j)\n"
            "                       (default 1.5)\n"
-           "  --release-start k0   the first release point (default 1)\n"
+           "  --release-start k0   the first release point, or auto (the default: once\n"
+           "                       k0/d >= 10 sigma_y, at most K_max/4; 1 for the tree)\n"
            "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
            "                       (default tight)\n"
            "  --shift-scale s      lambda~ = s * the bound (default 0.35; post-processing)\n"
            "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n"
            "  --value-clip V       clip V_{h+1} to [0, H] (horizon) or to the steps left\n"
-           "                       (remaining; smaller y noise) (default remaining)\n";
+           "                       (remaining; smaller y noise) (default remaining)\n"
+           "  --prior-policy P     before the first update: uniform (a random action,\n"
+           "                       the default) or greedy (the prior's argmax, the paper's)\n";
 }
 
 static json_t *num(double v)
@@ -267,6 +285,7 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "shift_bound", json_string(bb_bound_name(p->shift_bound)));
     rc |= json_object_set_new(o, "shift_scale", json_real(p->shift_scale));
     rc |= json_object_set_new(o, "value_clip", json_string(bb_value_clip_name(p->value_clip)));
+    rc |= json_object_set_new(o, "prior_policy", json_string(prior_names[p->prior_policy]));
     rc |= json_object_set_new(o, "sens_factor", json_real(p->sens_factor));
     rc |= json_object_set_new(o, "prefix_sd", json_real(p->prefix_sd));
     rc |= json_object_set_new(o, "update_rule",

@@ -121,6 +121,7 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
     memcpy(e->bb.chol, e->chol, sizeof(double) * (size_t)H * dd);
     e->bb.factored = 1;
     e->bb.beta = p->beta;
+    e->bb.uniform = p->prior_policy == BB_PRIOR_UNIFORM; /* holds no data (params.h) */
     fill_privacy(e, &e->bb.privacy);
     *out = e;
     return BB_OK;
@@ -288,6 +289,7 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
         bb_billboard_release(&copy);
         return rc;
     }
+    copy.uniform = copy.version == 0 && p->prior_policy == BB_PRIOR_UNIFORM;
     const size_t dd = (size_t)p->d * p->d;
     for (int h = 0; h < p->H; h++)
         e->sched.logdet_last[h] = bb_chol_logdet(copy.chol + h * dd, p->d);
@@ -387,6 +389,7 @@ int bb_engine_update_finish(struct bb_engine *e, struct bb_update *u)
     memcpy(b->gram, u->gram, sizeof(double) * H * dd);
     memcpy(b->chol, u->chol, sizeof(double) * H * dd);
     b->factored = 1;
+    b->uniform = 0; /* computed from data: the greedy policy from now on */
     b->version = (uint64_t)e->sched.updates;
     b->episode = (uint64_t)u->n;
     fill_privacy(e, &b->privacy);

@@ -30,7 +30,8 @@ void bb_params_defaults(struct bb_params *p)
     p->beta = 1.0;
     p->mechanism = BB_MECH_AUTO;
     p->release_base = 1.5;
-    p->release_start = 1.0;
+    p->release_start = 0; /* auto: bb_params_derive */
+    p->prior_policy = BB_PRIOR_UNIFORM;
     p->shift_bound = BB_BOUND_TIGHT;
     p->shift_scale = 0.35;
     p->value_clip = BB_VCLIP_REMAINING;
@@ -205,6 +206,50 @@ static int fail(char *why, size_t whylen, const char *msg)
     return BB_EINVAL;
 }
 
+static int derive_at(struct bb_params *p, char *why, size_t whylen);
+
+/* Release start 'auto' (docs/PRIVACY.md §4, docs/RESULTS.md): the first
+ * release comes once the episodes per feature direction, k0 / d, reach
+ * BB_RELEASE_START_SNR times sigma_y, so that the y noise moves a weight by
+ * about a tenth of a reward; sigma_y itself shrinks as k0 grows (fewer grid
+ * points, fewer updates), so k0 is the smallest integer k in [1, K_max / 4]
+ * with k >= SNR d sigma_y(k), found by bisection (k - SNR d sigma_y(k) grows
+ * with k), or K_max / 4 if there is none; with a configured --max-updates
+ * cap, at most the last k whose grid still has that many points. 1 for the tree (a release every
+ * episode) and for a non-private run. Public parameters only. */
+static int derive_auto_start(struct bb_params *p, char *why, size_t whylen)
+{
+    struct bb_params q = *p;
+    q.release_start = 1;
+    int rc = derive_at(&q, why, whylen);
+    if (rc != BB_OK || !q.is_private || q.mechanism == BB_MECH_TREE ||
+        q.mechanism == BB_MECH_TREE_HONAKER) {
+        *p = q;
+        return rc;
+    }
+    long lo = 1, hi = p->K_max / 4 > 1 ? p->K_max / 4 : 1; /* answer in (lo, hi] or lo */
+    if ((double)lo >= BB_RELEASE_START_SNR * q.d * q.sigma_y)
+        hi = lo;
+    while (hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        q = *p;
+        q.release_start = (double)mid;
+        if (derive_at(&q, NULL, 0) == BB_OK &&
+            (double)mid < BB_RELEASE_START_SNR * q.d * q.sigma_y)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* A configured cap above the grid's G fails from some k on: then the
+     * last k before that, the latest start the cap allows. */
+    q = *p;
+    q.release_start = (double)hi;
+    if (hi > 1 && derive_at(&q, NULL, 0) != BB_OK)
+        hi--;
+    p->release_start = (double)hi;
+    return derive_at(p, why, whylen);
+}
+
 int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
 {
     if (p->H < 1 || p->H > 1000)
@@ -237,8 +282,11 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         return fail(why, whylen, "unknown shift bound");
     if (!(p->release_base > 1 && p->release_base <= 1024))
         return fail(why, whylen, "release grid base g must be in (1, 1024]");
-    if (!(p->release_start >= 1) || !(p->release_start <= (double)p->K_max))
-        return fail(why, whylen, "release start k0 must be in [1, K_max]");
+    if (p->release_start != 0 &&
+        (!(p->release_start >= 1) || !(p->release_start <= (double)p->K_max)))
+        return fail(why, whylen, "release start k0 must be 'auto' or in [1, K_max]");
+    if (p->prior_policy != BB_PRIOR_UNIFORM && p->prior_policy != BB_PRIOR_GREEDY)
+        return fail(why, whylen, "unknown prior policy");
     if (!(p->shift_scale > 0) || !isfinite(p->shift_scale))
         return fail(why, whylen, "shift scale must be a finite number > 0");
     if (p->rho == 0 && p->epsilon > 0) {
@@ -247,6 +295,14 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         else
             p->rho = bb_rho_from_epsilon(p->epsilon, p->delta);
     }
+    if (p->release_start != 0)
+        return derive_at(p, why, whylen);
+    return derive_auto_start(p, why, whylen);
+}
+
+/* The rest of the derivation, at a given release start k0 >= 1. */
+static int derive_at(struct bb_params *p, char *why, size_t whylen)
+{
     /* auto: a release grid when there is noise to save (docs/RESULTS.md),
      * the tree (a release, so a possible update, after every episode)
      * when there is none. A function of public parameters only. */

@@ -85,6 +85,17 @@ double bb_honaker_max_prefix_variance(long K_max);
  *                       2(H-h+1), so sigma_y shrinks (docs/PRIVACY.md) */
 enum bb_value_clip { BB_VCLIP_HORIZON = 0, BB_VCLIP_REMAINING = 1 };
 
+/* What the billboard recommends before its first update (version 0, which
+ * holds no data; a function of nothing private):
+ *   BB_PRIOR_UNIFORM  a uniformly random action (the default): the policy
+ *                     is no worse than random treatment while no data has
+ *                     been released, and its episodes explore every action
+ *   BB_PRIOR_GREEDY   the argmax of the prior's Q (bonus only), the paper's */
+enum bb_prior_policy { BB_PRIOR_UNIFORM = 0, BB_PRIOR_GREEDY = 1 };
+
+/* Release start 'auto': k0 >= BB_RELEASE_START_SNR * d * sigma_y (params.c). */
+#define BB_RELEASE_START_SNR 10.0
+
 struct bb_params {
     /* --- configuration (set by the caller, then bb_params_derive) --- */
     int H;              /* horizon, steps per episode */
@@ -103,10 +114,12 @@ struct bb_params {
     enum bb_update_rule update_rule;
     enum bb_mechanism mechanism;
     double release_base;  /* g of the release grid (grid mechanisms); default 2 */
-    double release_start; /* k0: the first release point; default 1 */
+    double release_start; /* k0: the first release point; 0 = auto (the default),
+                             resolved by bb_params_derive */
     enum bb_bound shift_bound;
     double shift_scale;   /* lambda~ = shift_scale * the bound; default 1 */
     enum bb_value_clip value_clip;
+    enum bb_prior_policy prior_policy;
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */

@@ -29,10 +29,26 @@ check '{"L": 18, "sigma_gram": 26.832816, "shift": 6403.6012, "max_updates": 184
     --horizon 10 --dim 32 --actions 8 --max-episodes 100000 --rho 0.5 "${PAPER[@]}"
 check '{"L": 11, "sigma_gram": 6.633250, "shift": 816.4673, "max_updates": 33, "sigma_y": 341.209613}' \
     --horizon 20 --dim 8 --actions 2 --max-episodes 1000 --rho 10 "${PAPER[@]}"
-# The defaults (grid-sqrt, g = 1.5: 23 release points; tight bound x 0.35;
-# V clipped to the steps left), values computed independently.
+# The defaults (grid-sqrt, g = 1.5 from k0 = 1: 23 release points; tight
+# bound x 0.35; V clipped to the steps left), values computed independently.
 check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "prefix_sd": 6.517109726, "shift": 23.40108726, "max_updates": 23, "sigma_y": 71.13367698}' \
-    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1
+    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --release-start 1
+# The default release start is auto: the smallest k0 >= 10 d sigma_y(k0)
+# (docs/PRIVACY.md §1.2; computed independently in tests/unit/test_params.c).
+check '{"release_start": 2859, "releases": 9, "max_updates": 9, "sigma_y": 35.73690898}' \
+    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10
+check '{"release_start": 18389, "releases": 5, "sigma_y": 229.8564119}' \
+    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 1 --release-start auto
+check '{"release_start": 1, "releases": 100000}' \
+    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --mechanism tree
+[ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["prior_policy"])')" = uniform ] ||
+    { echo "the default prior policy is not uniform" >&2; exit 1; }
+if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
+    --release-start 0 >/dev/null 2>&1; then
+    echo "--release-start 0 was accepted" >&2
+    exit 1
+fi
 [ "$("$B" --print-params --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 |
     python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["mechanism"], d["value_clip"], d["shift_bound"])')" = "grid-sqrt remaining tight" ] ||
     { echo "the defaults are not grid-sqrt, remaining, tight" >&2; exit 1; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # POST /v1/recommend against the current and a past billboard (the policy of
-# bb_billboard_act, recomputed here from the billboard's JSON), /v1/privacy,
+# bb_billboard_act, recomputed here from the billboard's JSON; version 0,
+# which holds no data, recommends uniformly random actions), /v1/privacy,
 # /v1/config, /livez, /readyz, /metrics.
 . "$(dirname "$0")/lib.sh"
 start_daemon "${CONF[@]}"
@@ -50,8 +51,25 @@ assert r["billboard_version"] == b["version"], r
 assert len(r["q"]) == len(X)
 for a, c in zip(r["q"], q):
     assert abs(a - c) <= 1e-9 * max(1.0, abs(c)), (r["q"], q)
-assert r["action"] == max(range(len(q)), key=lambda i: (q[i], -i)), r
+# Version 0 holds no data: uniform, its action drawn at random (below);
+# every later version is greedy.
+assert b["uniform"] == (b["version"] == 0), b["uniform"]
+if not b["uniform"]:
+    assert r["action"] == max(range(len(q)), key=lambda i: (q[i], -i)), r
+assert 0 <= r["action"] < len(q), r
 PY
+done
+# At version 0 the daemon draws the action uniformly: over 60 asks both
+# actions come up (all 60 alike has probability 2^-59).
+seen=""
+for i in $(seq 1 60); do
+    req POST /v1/recommend -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
+        -d "{\"h\": 2, \"features\": $feat, \"billboard_version\": 0}"
+    expect_status 200
+    seen="$seen $(jget "$TMP/body" 'd["action"]')"
+done
+for a in 0 1; do
+    case " $seen " in *" $a "*) ;; *) fail "version 0 never recommended action $a in 60 asks:$seen" ;; esac
 done
 [ "$(sql 'SELECT count(*) FROM episodes')" = 30 ] || fail "recommend stored something"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A clinic's working day with the billboard CLI against a real billboardd:
-# recommend (local = the daemon's own answer), an episode recorded step by
+# recommend (local = the daemon's own Q-values; at version 0 the action is
+# drawn uniformly, and says so), an episode recorded step by
 # step and submitted, invalid steps rejected with nothing stored, an episode
 # file submitted, a resend after a crash (acknowledged by the daemon but not
 # yet marked in the clinic's state file) replayed and counted once, a key
@@ -25,11 +26,16 @@ run 0 recommend --step 2 --features "$TMP/f.json" --json --remote
 python3 - "$TMP/local" "$TMP/out" <<'PY' || fail "local $(cat "$TMP/local") != remote $(cat "$TMP/out")"
 import json, sys
 l, r = (json.load(open(f)) for f in sys.argv[1:])
-assert l["action"] == r["action"] and l["billboard_version"] == r["billboard_version"]
+assert l["billboard_version"] == r["billboard_version"] == 0
 assert all(abs(a - b) <= 1e-12 * (1 + abs(a)) for a, b in zip(l["q"], r["q"], strict=True))
+# Version 0 holds no data: both draw the action uniformly (15-recommend-ops
+# checks the draw; the greedy agreement is checked on later versions there).
+assert l["uniform"] is True and 0 <= l["action"] < 3, l
 PY
 run 0 recommend --step 1 --features "$TMP/f.json"
 grep -q "recommended action:" "$TMP/out" || fail "recommend table"
+grep -q "drawn uniformly at random: the billboard holds no data yet" "$TMP/out" ||
+    fail "recommend does not say the version-0 action is drawn at random: $(cat "$TMP/out")"
 run 2 recommend --step 4 --features "$TMP/f.json"   # beyond H
 echo '[[1,1,1,1]]' >"$TMP/short.json"
 run 1 recommend --step 1 --features "$TMP/short.json"

@@ -37,6 +37,8 @@ static void test_billboard_round_trip(void **state)
         assert_true(back.gram[i] == b.gram[i]);
     assert_true(isinf(back.privacy.rho));
     assert_int_equal(back.privacy.max_updates, 31);
+    assert_int_equal(back.uniform, 0);
+    assert_non_null(strstr(js, "\"uniform\":false"));
     /* Canonical: re-encoding gives the same bytes. */
     char *js2 = bb_billboard_to_json(&back, &len2);
     assert_int_equal(len, len2);
@@ -56,6 +58,28 @@ static void test_billboard_round_trip(void **state)
     assert_true(isinf(back.privacy.rho_spent));
     bb_billboard_release(&back);
     free(js);
+    /* The uniform flag travels; a billboard without it (before the flag
+     * existed) reads as greedy; anything but a boolean is refused. */
+    b.uniform = 1;
+    js = bb_billboard_to_json(&b, &len);
+    assert_non_null(strstr(js, "\"uniform\":true"));
+    assert_int_equal(bb_billboard_from_json(js, len, &back, NULL, 0), BB_OK);
+    assert_int_equal(back.uniform, 1);
+    bb_billboard_release(&back);
+    char *at = strstr(js, ",\"uniform\":true");
+    memmove(at, at + strlen(",\"uniform\":true"), strlen(at + strlen(",\"uniform\":true")) + 1);
+    assert_int_equal(bb_billboard_from_json(js, strlen(js), &back, NULL, 0), BB_OK);
+    assert_int_equal(back.uniform, 0);
+    bb_billboard_release(&back);
+    free(js);
+    b.uniform = 0;
+    const char *notbool = "{\"version\":0,\"episode\":0,\"H\":1,\"d\":1,\"A\":1,\"beta\":1,"
+                          "\"uniform\":1,\"steps\":[{\"h\":1,\"w\":[0],\"gram\":[[1]]}],"
+                          "\"privacy\":{\"rho\":1,\"epsilon\":1,\"delta\":1e-5,\"rho_spent\":0,"
+                          "\"updates\":0,\"max_updates\":1,\"episodes\":0,\"max_episodes\":1}}";
+    assert_int_equal(bb_billboard_from_json(notbool, strlen(notbool), &back, why, sizeof(why)),
+                     BB_EPROTO);
+    assert_non_null(strstr(why, "uniform"));
     const char *bad = "{\"version\":1,\"episode\":0,\"H\":1,\"d\":1,\"A\":1,\"beta\":1,"
                       "\"steps\":[{\"h\":2,\"w\":[0],\"gram\":[[1]]}],\"privacy\":{}}";
     assert_int_equal(bb_billboard_from_json(bad, strlen(bad), &back, why, sizeof(why)),

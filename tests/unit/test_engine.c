@@ -410,7 +410,39 @@ static void test_version_zero(void **state)
                 assert_true(b->gram[(h * D + i) * D + j] == (i == j ? ridge : 0.0));
         }
     assert_false(bb_engine_update_due(e));
+    /* It holds no data: under the default prior policy it recommends
+     * uniformly random actions, and a restored version 0 says so too. */
+    assert_int_equal(p.prior_policy, BB_PRIOR_UNIFORM);
+    assert_int_equal(b->uniform, 1);
+    struct bb_billboard v0;
+    assert_int_equal(bb_billboard_copy(&v0, b), BB_OK);
+    v0.uniform = 0;
+    assert_int_equal(bb_engine_restore_billboard(e, &v0, 0), BB_OK);
+    assert_int_equal(bb_engine_billboard(e)->uniform, 1);
+    /* The first update computes a policy from data: greedy from then on. */
     bb_engine_free(e);
+    params(&p, 2000, 1000.0, 0);
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    struct bb_rng data;
+    bb_rng_init_seeded(&data, 14);
+    while (!bb_engine_update_due(e)) {
+        struct ep x;
+        random_episode(&data, &x);
+        struct bb_episode v = view(&x);
+        assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+    }
+    assert_int_equal(bb_engine_update(e), BB_OK);
+    assert_int_equal(bb_engine_billboard(e)->version, 1);
+    assert_int_equal(bb_engine_billboard(e)->uniform, 0);
+    bb_engine_free(e);
+    /* The paper's prior: the greedy argmax, also at version 0. */
+    p.prior_policy = BB_PRIOR_GREEDY;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    assert_int_equal(bb_engine_billboard(e)->uniform, 0);
+    assert_int_equal(bb_engine_restore_billboard(e, &v0, 0), BB_OK);
+    assert_int_equal(bb_engine_billboard(e)->uniform, 0);
+    bb_engine_free(e);
+    bb_billboard_release(&v0);
 }
 
 int main(void)

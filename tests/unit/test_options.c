@@ -364,6 +364,41 @@ static void test_rules(void **state)
     stderr = saved;
 }
 
+/* The stored configuration: 'auto' for the release start round-trips (0
+ * is no k0 and is refused as a number), the prior policy is a key, and a
+ * stored configuration from before that key existed keeps the greedy prior
+ * it was created with. */
+static void test_stored_config_keys(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    char why[256];
+    bb_params_defaults(&p);
+    assert_true(p.release_start == 0);
+    assert_int_equal(p.prior_policy, BB_PRIOR_UNIFORM);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    char *js = bb_config_dump(&p);
+    assert_non_null(strstr(js, "\"release-start\":\"auto\""));
+    assert_non_null(strstr(js, "\"prior-policy\":\"uniform\""));
+    struct bb_params back;
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_true(back.release_start == 0);
+    assert_int_equal(back.prior_policy, BB_PRIOR_UNIFORM);
+    free(js);
+    assert_int_equal(bb_config_option(&p, "--release-start", "0", why, sizeof(why)), BB_EINVAL);
+    assert_int_equal(bb_config_option(&p, "--release-start", "3000", why, sizeof(why)), BB_OK);
+    assert_true(p.release_start == 3000);
+    assert_int_equal(bb_config_option(&p, "--release-start", "auto", why, sizeof(why)), BB_OK);
+    assert_true(p.release_start == 0);
+    assert_int_equal(bb_config_option(&p, "--prior-policy", "greedy", why, sizeof(why)), BB_OK);
+    assert_int_equal(p.prior_policy, BB_PRIOR_GREEDY);
+    assert_int_equal(bb_config_option(&p, "--prior-policy", "random", why, sizeof(why)),
+                     BB_EINVAL);
+    assert_int_equal(bb_config_load("{\"release-start\":\"1\"}", &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.prior_policy, BB_PRIOR_GREEDY);
+    assert_true(back.release_start == 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_stored_config_keys),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -265,6 +265,66 @@ static void test_spent(void **state)
     assert_rel(bb_params_rho_y_spent(&p, 1), 0.5 / 31, 1e-15);
 }
 
+/* Release start auto (params.c): the smallest k0 with k0 >= 10 d sigma_y(k0)
+ * on the 1.5 grid, computed independently by counting k up from 1 in Python
+ * with sigma_y = sqrt(G(k) H (H+1)(2H+1) / (3 rho_y)) and rho from epsilon. */
+static void test_release_start_auto(void **state)
+{
+    (void)state;
+    const struct {
+        double eps;
+        long k0, G;
+        double sigma_y;
+    } want[] = {{10, 2859, 9, 35.73690897797189},
+                {3, 7538, 7, 94.21751236005373},
+                {1, 18389, 5, 229.85641194818868}};
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        struct bb_params p, q;
+        bb_params_defaults(&p);
+        p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = want[i].eps;
+        assert_true(p.release_start == 0); /* the default is auto */
+        q = p;
+        assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+        assert_int_equal((long)p.release_start, want[i].k0);
+        assert_int_equal(p.releases, want[i].G);
+        assert_int_equal(p.max_updates, want[i].G);
+        assert_rel(p.sigma_y, want[i].sigma_y, 1e-12);
+        /* The defining property: k0 qualifies, k0 - 1 does not. */
+        assert_true(p.release_start >= BB_RELEASE_START_SNR * p.d * p.sigma_y);
+        q.release_start = p.release_start - 1;
+        assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+        assert_true(q.release_start < BB_RELEASE_START_SNR * q.d * q.sigma_y);
+    }
+    /* Capped at K_max / 4 when the noise would push it further. */
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 0.05;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal((long)p.release_start, 25000);
+    /* 1 for the tree (a release every episode) and without privacy. */
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.mechanism = BB_MECH_TREE;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_true(p.release_start == 1);
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.rho = INFINITY;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_true(p.release_start == 1);
+    /* With a cap of 12 updates: the latest start whose grid has 12 points. */
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.max_updates_cap = 12;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_true(p.release_start < 2859);
+    assert_int_equal(bb_release_grid(p.release_start, 1.5, 100000, NULL, 0), 12);
+    assert_int_equal(bb_release_grid(p.release_start + 1, 1.5, 100000, NULL, 0), 11);
+    assert_int_equal(p.max_updates, 12);
+    /* A configured k0 is kept. */
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.release_start = 100;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_true(p.release_start == 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_non_private),
         cmocka_unit_test(test_rejects_bad_config),
         cmocka_unit_test(test_spent),
+        cmocka_unit_test(test_release_start_auto),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }

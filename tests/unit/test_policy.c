@@ -56,6 +56,44 @@ static void test_q_values_match_formula(void **state)
     bb_billboard_release(&b);
 }
 
+/* A uniform billboard (no data yet) recommends every action equally often,
+ * whatever its Q-values, which are still the formula's; a greedy one always
+ * the argmax. */
+static void test_uniform_billboard(void **state)
+{
+    (void)state;
+    enum { H = 2, D = 2, A = 4, N = 8000 };
+    struct bb_billboard b;
+    assert_int_equal(bb_billboard_init(&b, H, D, A), BB_OK);
+    for (int h = 0; h < H; h++)
+        for (int j = 0; j < D; j++)
+            b.gram[(h * D + j) * D + j] = 1.0;
+    b.w[0] = 1.0; /* action 3's features favour it strongly */
+    b.beta = 0;
+    assert_int_equal(bb_billboard_factor(&b), BB_OK);
+    const double x[A * D] = {0.1, 0, 0.2, 0, 0.3, 0, 0.9, 0};
+    double q[A], q0[A];
+    int act, count[A] = {0};
+    assert_int_equal(bb_billboard_act(&b, 1, x, q0, &act), BB_OK);
+    assert_int_equal(act, 3);
+    b.uniform = 1;
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(bb_billboard_act(&b, 1, x, q, &act), BB_OK);
+        assert_true(act >= 0 && act < A);
+        count[act]++;
+    }
+    assert_memory_equal(q, q0, sizeof(q));
+    /* N/A = 2000 each, sd sqrt(N p (1-p)) = 38.7: six sd is 232. */
+    for (int a = 0; a < A; a++)
+        if (abs(count[a] - N / A) > 232)
+            fail_msg("action %d drawn %d times of %d, want about %d", a, count[a], N, N / A);
+    struct bb_billboard c;
+    assert_int_equal(bb_billboard_copy(&c, &b), BB_OK);
+    assert_int_equal(c.uniform, 1);
+    bb_billboard_release(&c);
+    bb_billboard_release(&b);
+}
+
 static void test_cap_and_ties(void **state)
 {
     (void)state;
@@ -106,6 +144,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_q_values_match_formula),
+        cmocka_unit_test(test_uniform_billboard),
         cmocka_unit_test(test_cap_and_ties),
         cmocka_unit_test(test_not_positive_definite),
         cmocka_unit_test(test_logdet),

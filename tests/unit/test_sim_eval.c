@@ -90,6 +90,19 @@ static void test_policies_by_hand(void **state)
     assert_rel(bb_sim_eval_initial(e, Vs) - bb_sim_eval_initial(e, V), 0.8, TOL);
     bb_sim_eval_uniform(e, V);
     check_values(V, (const double[]){0.45, 0.775, 0.2, 0.3});
+    /* A table of uniform entries is the uniform policy; one uniform entry
+     * (step 0, state 1) mixes: (0.6 + 0.8 + ... ) by hand below. */
+    const int all_uniform[4] = {BB_SIM_UNIFORM, BB_SIM_UNIFORM, BB_SIM_UNIFORM, BB_SIM_UNIFORM};
+    bb_sim_eval_policy(e, all_uniform, V);
+    check_values(V, (const double[]){0.45, 0.775, 0.2, 0.3});
+    const int one_uniform[4] = {0, BB_SIM_UNIFORM, 0, 0};
+    double Va[6], Vb[6];
+    bb_sim_eval_policy(e, one_uniform, V);
+    bb_sim_eval_policy(e, always0, Va);
+    const int swap[4] = {0, 1, 0, 0};
+    bb_sim_eval_policy(e, swap, Vb);
+    assert_rel(V[1], (Va[1] + Vb[1]) / 2, TOL);
+    assert_rel(V[0], Va[0], TOL);
     bb_sim_env_free(e);
 }
 
@@ -127,6 +140,14 @@ static void test_billboard_table(void **state)
     assert_int_equal(pi[0], 0);
     bb_sim_eval_policy(e, pi, V);
     assert_rel(V[0] + 1, 0.6 + 1, TOL);
+    /* A uniform billboard's table is uniform everywhere, valued as such. */
+    b.uniform = 1;
+    assert_int_equal(bb_sim_policy_table(e, &b, pi), BB_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pi[i], BB_SIM_UNIFORM);
+    bb_sim_eval_policy(e, pi, V);
+    check_values(V, (const double[]){0.45, 0.775, 0.2, 0.3});
+    b.uniform = 0;
     /* Sizes must match the environment. */
     struct bb_billboard other;
     assert_int_equal(bb_billboard_init(&other, 2, 4, 3), BB_OK);
