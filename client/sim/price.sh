@@ -29,9 +29,9 @@ RIVER=(--env riverswim)
 TWO=(--env tests/fixtures/sim_env_two_state.json)
 # The paper's construction, with the calibration corrected (DESIGN.md §3).
 PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon
-       --release-base 2 --beta 2 --prior-policy greedy)
+       --release-base 2 --beta 2 --prior-policy greedy --gram-share 0.5)
 # The earlier levers' ablation starts from the paper's grid start and prior.
-EARLY=(--release-start 1 --prior-policy greedy)
+EARLY=(--release-start 1 --prior-policy greedy --gram-share 0.5)
 
 sweep() { # name, then billboard-sim arguments: $WORK/name.md and name.csv
     local name=$1
@@ -62,11 +62,11 @@ sweep ablation "${SIMPLEX[@]}" --epsilon "$EPS" "${EARLY[@]}" --beta 2 --value-c
     --sweep mechanism=tree,grid,grid-sqrt --sweep shift-bound=paper,tight
 sweep ablation-clip "${SIMPLEX[@]}" --epsilon "$EPS" "${EARLY[@]}" --beta 2 --mechanism grid-sqrt \
     --shift-bound tight --shift-scale 1 --release-base 2 --sweep value-clip=horizon,remaining
-# The two choices that read no data: when the grid starts and what version 0
-# recommends (docs/PRIVACY.md §1.2, §3.1), from the earlier defaults (k0 = 1,
-# the greedy prior) to today's.
+# The later levers: when the grid starts, what version 0 recommends
+# (docs/PRIVACY.md §1.2, §3.1) and the split f, from the earlier defaults
+# (k0 = 1, the greedy prior, f = 1/2) to today's.
 sweep ablation-start "${SIMPLEX[@]}" --epsilon "$EPS" --sweep release-start=1,auto \
-    --sweep prior-policy=greedy,uniform
+    --sweep prior-policy=greedy,uniform --sweep gram-share=0.5,0.2
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -183,8 +183,8 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     tail -n +3 "$WORK/ablation-clip.md"
     echo
     echo "From the earlier defaults (release start k₀ = 1, the prior's greedy action at"
-    echo "version 0) to today's (\`--release-start auto\`, \`--prior-policy uniform\`), on"
-    echo "the defaults otherwise:"
+    echo "version 0, f = ½) to today's (\`--release-start auto\`, \`--prior-policy"
+    echo "uniform\`, \`--gram-share 0.2\`), on the defaults otherwise:"
     echo
     cat "$WORK/ablation-start.md"
     echo

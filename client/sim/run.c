@@ -57,6 +57,7 @@ int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const str
             p->shift_scale = 1;
             p->value_clip = BB_VCLIP_HORIZON;
             p->prior_policy = BB_PRIOR_GREEDY;
+            p->gram_share = 0.5;
         }
         break;
     default:

@@ -238,7 +238,7 @@ const char *bb_config_usage(void)
            "  --rho R              zCDP budget; 'inf' for non-private\n"
            "  --epsilon E          or an (epsilon, delta) budget, converted to rho\n"
            "  --delta D            delta for the (epsilon, delta) report (default 1e-5)\n"
-           "  --gram-share f       share of rho for the Gram matrices (default 0.5)\n"
+           "  --gram-share f       share of rho for the Gram matrices (default 0.2)\n"
            "  --failure-prob p     failure probability of the PD shift (default 0.05)\n"
            "  --update-ratio C     update when some det grew by C (default 2)\n"
            "  --max-updates N      hard cap on updates, at most the default bound\n"

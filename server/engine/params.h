@@ -150,7 +150,7 @@ struct bb_params {
                               step sensitivity: 2 (H+1), or 2 with the remaining clip */
 };
 
-/* Fills p with the defaults (f = 1/2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
+/* Fills p with the defaults (f = 0.2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
  * corrected calibration, rare switching, mechanism auto on a g = 1.5 grid,
  * tight shift bound at scale 0.35, V clipped to the steps left) and zero
  * sizes. docs/RESULTS.md says how they were chosen. */

@@ -22,7 +22,7 @@ for k in ("L", "sigma_gram", "shift", "max_updates", "sigma_y", "rho", "epsilon"
 }
 
 # The paper's construction with the corrected calibration (docs/PRIVACY.md).
-PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon)
+PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon --gram-share 0.5)
 check '{"L": 15, "sigma_gram": 12.247449, "shift": 1910.6544, "max_updates": 31, "sigma_y": 149.398795, "rho": 1.0, "epsilon": 7.786140}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 "${PAPER[@]}"
 check '{"L": 18, "sigma_gram": 26.832816, "shift": 6403.6012, "max_updates": 184, "sigma_y": 1334.586078}' \
@@ -32,13 +32,13 @@ check '{"L": 11, "sigma_gram": 6.633250, "shift": 816.4673, "max_updates": 33, "
 # The defaults (grid-sqrt, g = 1.5 from k0 = 1: 23 release points; tight
 # bound x 0.35; V clipped to the steps left), values computed independently.
 check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "prefix_sd": 6.517109726, "shift": 23.40108726, "max_updates": 23, "sigma_y": 71.13367698}' \
-    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --release-start 1
+    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --release-start 1 --gram-share 0.5
 # The default release start is auto: the smallest k0 >= 10 d sigma_y(k0)
 # (docs/PRIVACY.md §1.2; computed independently in tests/unit/test_params.c).
-check '{"release_start": 2859, "releases": 9, "max_updates": 9, "sigma_y": 35.73690898}' \
+check '{"release_start": 2383, "releases": 10, "max_updates": 10, "sigma_y": 29.78075748, "gram_share": 0.2}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10
 check '{"release_start": 18389, "releases": 5, "sigma_y": 229.8564119}' \
-    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 1 --release-start auto
+    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 1 --release-start auto --gram-share 0.5
 check '{"release_start": 1, "releases": 100000}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --mechanism tree
 [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 |

@@ -52,7 +52,7 @@ static void params(struct bb_params *p, long K, double rho, long cap)
     /* The paper's construction (a release after every episode), which the
      * rule's exact bookkeeping below assumes; the grids in test_recovery. */
     p->mechanism = BB_MECH_TREE, p->shift_bound = BB_BOUND_PAPER, p->shift_scale = 1;
-    p->value_clip = BB_VCLIP_HORIZON;
+    p->value_clip = BB_VCLIP_HORIZON, p->gram_share = 0.5;
     p->H = H, p->d = D, p->A = A, p->K_max = K, p->rho = rho, p->max_updates_cap = cap;
     p->beta = 0.5;
     char why[128];

@@ -83,7 +83,7 @@ static void test_calibration_known_values(void **state)
     bb_params_defaults(&p);
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.rho = 1.0;
     p.mechanism = BB_MECH_GRID, p.shift_bound = BB_BOUND_TIGHT;
-    p.release_base = 2.0, p.shift_scale = 1.0, p.release_start = 1;
+    p.release_base = 2.0, p.shift_scale = 1.0, p.release_start = 1, p.gram_share = 0.5;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_int_equal(p.releases, 17);
     assert_true(fabs(p.sens_factor - 1.0) < 1e-12);

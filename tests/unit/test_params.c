@@ -32,6 +32,7 @@ static void derive(struct bb_params *p, int H, int d, long K, double rho)
     p->shift_bound = BB_BOUND_PAPER;
     p->shift_scale = 1.0;
     p->value_clip = BB_VCLIP_HORIZON;
+    p->gram_share = 0.5; /* DESIGN.md's split, the paper's */
     p->H = H;
     p->d = d;
     p->A = 4;
@@ -282,6 +283,7 @@ static void test_release_start_auto(void **state)
         struct bb_params p, q;
         bb_params_defaults(&p);
         p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = want[i].eps;
+        p.gram_share = 0.5;
         assert_true(p.release_start == 0); /* the default is auto */
         q = p;
         assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -295,8 +297,16 @@ static void test_release_start_auto(void **state)
         assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
         assert_true(q.release_start < BB_RELEASE_START_SNR * q.d * q.sigma_y);
     }
-    /* Capped at K_max / 4 when the noise would push it further. */
+    /* At the default split f = 0.2 (rho_y = 0.8 rho), epsilon 10: 2383. */
     struct bb_params p;
+    bb_params_defaults(&p);
+    assert_rel(p.gram_share, 0.2, 0);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal((long)p.release_start, 2383);
+    assert_int_equal(p.releases, 10);
+    assert_rel(p.sigma_y, 29.780757481643246, 1e-12);
+    /* Capped at K_max / 4 when the noise would push it further. */
     bb_params_defaults(&p);
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 0.05;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
