@@ -169,7 +169,7 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo
     echo "- ε = 10: $(cfg 10)"
     echo "- ε = 1: $(cfg 1)"
-    echo "- the paper's construction, ε = 10: $(cfg 10 --mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon)"
+    echo "- the paper's construction, ε = 10: $(cfg 10 "${PAPER[@]}")"
     echo
     cat "$WORK/goal.md"
     echo
