@@ -135,28 +135,30 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
 
 ## Summary (of the committed, seeded run; re-read it if you change the parameters)
 
-- **Non-private LSVI-UCB learns.** Simplex MDP: cumulative regret 650 at K = 10⁵ against
-  50,647 for the random policy; the fitted slope 0.15 says the policy is optimal or nearly
-  so after a few thousand episodes. RiverSwim, the hard-exploration chain: 25,684 against
-  301,940, slope 0.45.
-- **Rare switching is cheap.** The determinant-doubling rule made 113 (simplex) and 490
+- **Non-private LSVI-UCB learns.** Simplex MDP: cumulative regret 581 at K = 10⁵ against
+  50,647 for the random policy; the fitted slope 0.14 says the policy is optimal or nearly
+  so after a few thousand episodes. RiverSwim, the hard-exploration chain: 24,565 against
+  301,940, slope 0.43.
+- **Rare switching is cheap.** The determinant-doubling rule made 112 (simplex) and 421
   (RiverSwim) updates in 10⁵ episodes, below the dH log2(1+K/d) bound (544 and 3,126), for
-  about the regret of updating after every episode (534 vs 495 at K = 10⁴ on the simplex
-  MDP), at a fraction of the work: the every-episode baseline ran at 220 episodes/s against
-  ~42,000, because every update is an LSVI pass over all past episodes (O(K²) in total).
-- **At these sizes, privacy costs most of the learning within 10⁵ episodes.** Private
-  LSVI-UCB at ε = 10 reaches 25,616 on the simplex MDP (half the random policy's regret,
-  slope 0.85: it is learning, slowly); at ε = 1 it makes 2 updates and stays at 86 % of
-  random. On RiverSwim no private run learns within 10⁵ episodes (within 1.5 % of random).
-  The cause is the calibration table below: the PD shift puts a ridge of 4·10³–8·10⁴ on every
-  Gram matrix, so each direction needs that many episodes before the data outweigh it.
-- **The paper's printed calibration buys little.** It under-noises y (not private as
-  stated) yet its regret is within 15 % of the corrected calibration at every ε here,
-  because the ridge, not the y noise, dominates at these sizes.
-- **Before the first update the private policy is fixed.** Version 0 has w = 0 and
-  Λ̃ = ridge·I, so every clinic takes the action with the largest ‖φ‖ until the first
-  update, which at these ridges comes after more than 10³ episodes (hence the identical
-  K = 10³ column of the private rows).
+  about the regret of updating after every episode (478 vs 443 at K = 10⁴ on the simplex
+  MDP), at a fraction of the work: the every-episode baseline ran at 338 episodes/s against
+  ~59,000, because every update is an LSVI pass over all past episodes (O(K²) in total).
+- **Privacy costs a factor of a few on the simplex MDP, most of the learning on
+  RiverSwim.** With the defaults (docs/PRIVACY.md; the price of privacy section above),
+  private LSVI-UCB at ε = 10 reaches 3,404 on the simplex MDP (0.067× the random policy's
+  regret, 5.9× non-private; slope 0.38: still learning at the end), at ε = 1 14,044
+  (0.28×). On RiverSwim the private runs end at 0.91× random at ε = 10 and at random's
+  level at ε ≤ 5: the chain needs deliberate exploration (non-private needs β ≥ 4), and
+  the noise of a handful of updates does not supply it.
+- **The paper's printed calibration buys nothing.** It under-noises y (not private as
+  stated), yet on its own construction (the tree over every episode, its operator-norm
+  bound) it ends at 24,027 on the simplex MDP at ε = 10, 7× the defaults' regret: the
+  ridge its tree noise needs, not the y noise, limits it.
+- **Before the first update the recommendation is uniformly random.** Version 0 holds no
+  data; the private runs play uniformly random actions until the first release (the
+  release start, 2,383 episodes at ε = 10 here), hence a K = 10³ column equal to
+  random's. The paper's rows keep its prior, the action with the largest ‖φ‖.
 
 ## β and how it was chosen
 
@@ -164,9 +166,10 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
 that environment, private and non-private alike.** Each is the best β of the sweep below
 (K = ${SWEEP_K}, one command per environment: \`billboard-sim --beta-sweep ${SWEEP} ...\`,
 logged in \`${WORK}/sweep-*.log\`) for non-private rare-switching LSVI-UCB, the column where
-β matters. The private runs are almost insensitive to β in that range, because their ridge 2λ̃ (thousands, see the V*/N_max columns and
-\`billboardd --print-params\`) shrinks every bonus β‖φ‖_{Λ̃⁻¹} to a few hundredths, so the
-common β costs the private runs nothing. Below β ≈ 1 the bonus of an unexplored first-step
+β matters. The private runs change little with β up to 3 (2,087–2,219 at K = 10⁴ on the
+simplex MDP): the y noise of their few updates, not the bonus, moves their estimates, so the
+common β costs them little (their own default, β = 1, is chosen in the price of privacy
+section above). Below β ≈ 1 the bonus of an unexplored first-step
 action (β‖φ‖ with ‖φ‖ ≈ 0.5 at ridge 1) cannot reach the value of the action already known
 (V* ≈ 1.13 on the simplex MDP), exploration stops and regret is linear; far above it
 Q ≡ H (the cap) for most actions and the policy degenerates to the tie-break (lowest index).
@@ -209,12 +212,11 @@ $(rows every-riverswim)
 ## Why the private rows lag: the calibration at these sizes
 
 The corrected calibration (DESIGN.md §3, docs/PRIVACY.md) at K_max = ${KMAX}, δ = 1e-5, as
-\`billboardd --print-params\` derives it. Every Gram matrix carries the ridge 2λ̃ on its
-diagonal, so (i) det Λ̃_h doubles only after on the order of ridge·d episodes' worth of
-‖φ‖² in a direction — hence the handful of switches, far below N_max; (ii) every bonus
-β‖φ‖_{Λ̃⁻¹} ≤ β‖φ‖/√ridge is a few hundredths, so the private runs explore little and β
-barely matters to them; (iii) w_h = Λ̃⁻¹ỹ_h is shrunk towards 0 until the data outweigh
-the ridge. Non-private runs use ridge 1.
+\`billboardd --print-params\` derives it for the defaults (a release grid from the auto
+start, f = 0.2). Every Gram matrix carries the ridge 2λ̃ on its diagonal, so w_h = Λ̃⁻¹ỹ_h
+is shrunk towards 0 until the data outweigh it, and every y release carries noise σ_y per
+coordinate; with at most N_max releases of y, σ_y is what the first releases fight, which
+is why the grid starts only once k₀/d ≥ 10 σ_y. Non-private runs use ridge 1.
 
 Simplex MDP (H=5, d=8, A=5):
 
