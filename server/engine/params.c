@@ -19,8 +19,9 @@ void bb_params_defaults(struct bb_params *p)
     memset(p, 0, sizeof(*p));
     p->delta = 1e-5;
     /* f = 0.2, not DESIGN.md's 1/2: with the release grid the Gram matrices
-     * need little noise and the y noise limits learning; 0.2 measured best
-     * of 0.05-0.7 at every epsilon on the tuning seeds (docs/RESULTS.md). */
+     * need little noise and the y noise limits learning; 0.2 had the lowest
+     * mean over epsilon 10, 3, 1 of 0.05-0.7 on the tuning seeds
+     * (docs/RESULTS.md). */
     p->gram_share = 0.2;
     p->failure_prob = 0.05;
     p->update_ratio = 2.0;
@@ -211,22 +212,22 @@ static int fail(char *why, size_t whylen, const char *msg)
 
 static int derive_at(struct bb_params *p, char *why, size_t whylen);
 
-/* Release start 'auto' (docs/PRIVACY.md §4, docs/RESULTS.md): the first
+/* Release start 'auto' (docs/PRIVACY.md §1.2, docs/RESULTS.md): the first
  * release comes once the episodes per feature direction, k0 / d, reach
  * BB_RELEASE_START_SNR times sigma_y, so that the y noise moves a weight by
  * about a tenth of a reward; sigma_y itself shrinks as k0 grows (fewer grid
  * points, fewer updates), so k0 is the smallest integer k in [1, K_max / 4]
  * with k >= SNR d sigma_y(k), found by bisection (k - SNR d sigma_y(k) grows
  * with k), or K_max / 4 if there is none; with a configured --max-updates
- * cap, at most the last k whose grid still has that many points. 1 for the tree (a release every
- * episode) and for a non-private run. Public parameters only. */
+ * cap, at most the last k whose grid still has that many points. 1 for the
+ * trees (a release every episode) and for a non-private run. Public
+ * parameters only. */
 static int derive_auto_start(struct bb_params *p, char *why, size_t whylen)
 {
     struct bb_params q = *p;
     q.release_start = 1;
     int rc = derive_at(&q, why, whylen);
-    if (rc != BB_OK || !q.is_private || q.mechanism == BB_MECH_TREE ||
-        q.mechanism == BB_MECH_TREE_HONAKER) {
+    if (rc != BB_OK || !q.is_private || is_tree(q.mechanism)) {
         *p = q;
         return rc;
     }
