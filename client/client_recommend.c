@@ -11,28 +11,48 @@
 int bb_client_recommend_local(struct bb_client *c, int h, const double *features, double *q,
                               int *action)
 {
-    double *scratch = NULL;
+    return bb_client_recommend_local_episode(c, NULL, h, features, q, action);
+}
+
+int bb_client_recommend_local_episode(struct bb_client *c, const char *episode_key, int h,
+                                      const double *features, double *q, int *action)
+{
+    double *scratch = NULL, *z = NULL;
     int rc = BB_EINVAL;
     client_forget_answer(c);
     if (!c->have_bb) {
         client_say(c, "no billboard", "fetch the billboard first");
         goto out;
     }
+    rc = BB_ENOMEM;
     if (!q) {
-        scratch = malloc(sizeof(double) * (size_t)c->bb.A);
-        rc = BB_ENOMEM;
-        if (!scratch)
+        if (!(scratch = malloc(sizeof(double) * (size_t)c->bb.A)))
             goto out;
         q = scratch;
     }
-    rc = bb_billboard_act(&c->bb, h, features, q, action);
+    if (episode_key && c->bb.uniform) {
+        if (!(z = malloc(sizeof(double) * (size_t)c->bb.d)))
+            goto out;
+        if ((rc = bb_explore_direction(episode_key, c->bb.d, z)) != BB_OK)
+            goto out;
+    }
+    rc = bb_billboard_act_episode(&c->bb, h, features, z, q, action);
 out:
     free(scratch);
+    free(z);
     return rc;
 }
 
 int bb_client_recommend_remote(struct bb_client *c, int h, const double *features, int A, int d,
                                uint64_t version, double *q, int *action, uint64_t *used_version)
+{
+    return bb_client_recommend_remote_episode(c, NULL, h, features, A, d, version, q, action,
+                                              used_version);
+}
+
+int bb_client_recommend_remote_episode(struct bb_client *c, const char *episode_key, int h,
+                                       const double *features, int A, int d, uint64_t version,
+                                       double *q, int *action, uint64_t *used_version)
 {
     struct transport_resp r = {0};
     double *scratch = NULL;
@@ -40,8 +60,8 @@ int bb_client_recommend_remote(struct bb_client *c, int h, const double *feature
     size_t len = 0;
     int act, rc = BB_ENOMEM;
 
-    body = bb_recommend_req_to_json(h, features, A, d,
-                                    version == UINT64_MAX ? -1 : (int64_t)version, &len);
+    body = bb_recommend_req_to_json_episode(
+        h, features, A, d, version == UINT64_MAX ? -1 : (int64_t)version, episode_key, &len);
     if (!body)
         goto out;
     if (!q) {

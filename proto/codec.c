@@ -472,6 +472,12 @@ out:
 char *bb_recommend_req_to_json(int h, const double *features, int A, int d, int64_t version,
                                size_t *len)
 {
+    return bb_recommend_req_to_json_episode(h, features, A, d, version, NULL, len);
+}
+
+char *bb_recommend_req_to_json_episode(int h, const double *features, int A, int d,
+                                       int64_t version, const char *episode_key, size_t *len)
+{
     json_t *o = json_object(), *rows = json_array();
     int ok = o && rows && json_object_set_new(o, "h", json_integer(h)) == 0;
     for (int a = 0; ok && a < A; a++) {
@@ -487,6 +493,8 @@ char *bb_recommend_req_to_json(int h, const double *features, int A, int d, int6
     rows = NULL;
     if (ok && version >= 0)
         ok = json_object_set_new(o, "billboard_version", json_integer((json_int_t)version)) == 0;
+    if (ok && episode_key)
+        ok = json_object_set_new(o, "episode_key", json_string(episode_key)) == 0;
     json_decref(rows);
     if (!ok) {
         json_decref(o);
@@ -524,6 +532,24 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
             goto out;
         }
         out->version = json_integer_value(jv);
+    }
+    json_t *jk = json_object_get(o, "episode_key");
+    if (jk && !json_is_null(jk)) {
+        const char *k = json_string_value(jk);
+        size_t n = k ? strlen(k) : 0;
+        int ok = n >= 1 && n <= 128 && n == json_string_length(jk);
+        for (size_t i = 0; ok && i < n; i++)
+            ok = k[i] >= 0x21 && k[i] <= 0x7e;
+        if (!ok) {
+            invalid(field, fieldlen, why, whylen,
+                    "episode_key must be 1 to 128 visible ASCII characters", "%s",
+                    "/episode_key");
+            goto out;
+        }
+        rc = BB_ENOMEM;
+        if (!(out->episode_key = strdup(k)))
+            goto out;
+        rc = BB_EINVAL;
     }
     json_t *jf = json_object_get(o, "features");
     if (!json_is_array(jf) || json_array_size(jf) != (size_t)A) {
@@ -565,6 +591,7 @@ out:
 void bb_recommend_req_release(struct bb_recommend_req *r)
 {
     free(r->features);
+    free(r->episode_key);
     memset(r, 0, sizeof(*r));
 }
 

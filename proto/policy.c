@@ -102,8 +102,8 @@ int bb_billboard_factor(struct bb_billboard *b)
     return BB_OK;
 }
 
-int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,
-                     int *action)
+int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *features,
+                             const double *z, double *q, int *action)
 {
     if (!b->factored)
         return BB_EINVAL;
@@ -116,7 +116,22 @@ int bb_billboard_act(const struct bb_billboard *b, int h, const double *features
     bb_q_values(b->d, b->chol + (size_t)(h - 1) * dd, b->w + (size_t)(h - 1) * b->d, b->beta,
                 (double)b->H, features, (size_t)b->A, q, work);
     free(work);
-    if (action && b->uniform) {
+    if (action && b->uniform && z) {
+        /* The episode's random direction, the same at every step (explore.c). */
+        int best = 0;
+        double top = -INFINITY;
+        for (int a = 0; a < b->A; a++) {
+            const double *x = features + (size_t)a * b->d;
+            double v = 0.0;
+            for (int j = 0; j < b->d; j++)
+                v += x[j] * z[j];
+            if (v > top) {
+                top = v;
+                best = a;
+            }
+        }
+        *action = best;
+    } else if (action && b->uniform) {
         if (sodium_init() < 0)
             return BB_EIO; /* no entropy source: no honest random draw */
         *action = (int)randombytes_uniform((uint32_t)b->A);
@@ -124,4 +139,10 @@ int bb_billboard_act(const struct bb_billboard *b, int h, const double *features
         *action = bb_argmax(q, b->A);
     }
     return BB_OK;
+}
+
+int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,
+                     int *action)
+{
+    return bb_billboard_act_episode(b, h, features, NULL, q, action);
 }

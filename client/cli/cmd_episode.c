@@ -13,27 +13,48 @@
 #include "cli.h"
 
 static const char recommend_help[] =
-    "usage: billboard recommend --step H --features FILE [--version V] [--remote] [--json]\n"
+    "usage: billboard recommend --step H --features FILE [--version V] [--remote]\n"
+    "                           [--id N | --episode-key KEY] [--json]\n"
     "\n"
     "Prints the Q-value of every action and the recommended action (the greedy\n"
-    "one; drawn uniformly at random while the billboard holds no data yet) at\n"
-    "step H (1-based) for the state whose features are in FILE: a JSON matrix\n"
+    "one; a random one while the billboard holds no data yet) at step H\n"
+    "(1-based) for the state whose features are in FILE: a JSON matrix\n"
     "[[d numbers] x A], row a = phi(x, a) (\"-\" reads stdin). Computed locally\n"
     "from the current billboard (or version V) with the same policy function\n"
     "the daemon uses; --remote asks the daemon instead (POST /v1/recommend,\n"
     "needs the clinic token). The last billboard fetched is kept in the state\n"
     "file: it is asked for with If-None-Match, and used (with a warning) while\n"
-    "the daemon is unreachable. Exit codes: see billboard --help.\n";
+    "the daemon is unreachable.\n"
+    "While the billboard holds no data, the random action belongs to an\n"
+    "episode: the newest open one in the state file (or --id N), or the one\n"
+    "named by --episode-key KEY (with --remote, only this), so that all its\n"
+    "steps follow one random policy; without an episode every step draws anew.\n"
+    "Exit codes: see billboard --help.\n";
+
+static int pick_episode(struct bb_client *c, const char *id, int64_t *out);
+
+/* 1 to BB_CLIENT_KEY_MAX visible ASCII characters, as the daemon wants. */
+static int key_ok(const char *k)
+{
+    size_t n = strlen(k);
+    for (size_t i = 0; i < n; i++)
+        if (k[i] < 0x21 || k[i] > 0x7e)
+            return 0;
+    return n >= 1 && n <= BB_CLIENT_KEY_MAX;
+}
 
 int cmd_recommend(struct cli *cli, int argc, char **argv)
 {
-    const char *step = NULL, *file = NULL, *version = NULL, *pos[1];
+    const char *step = NULL, *file = NULL, *version = NULL, *id = NULL, *key = NULL, *pos[1];
     int remote = 0, npos, action = -1, err;
     const struct cli_opt opts[] = {{"--step", &step, NULL},
                                    {"--features", &file, NULL},
                                    {"--version", &version, NULL},
                                    {"--remote", NULL, &remote},
+                                   {"--id", &id, NULL},
+                                   {"--episode-key", &key, NULL},
                                    {NULL, NULL, NULL}};
+    char episode_key[BB_CLIENT_KEY_MAX + 1] = "";
     struct bb_client *c = NULL;
     struct bb_billboard past = {0};
     const struct bb_billboard *b;
@@ -59,10 +80,42 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
         rc = cli_usage_error("--version needs a non-negative integer");
         goto out;
     }
+    if (id && key) {
+        rc = cli_usage_error("give --id or --episode-key, not both");
+        goto out;
+    }
+    if (remote && id) {
+        rc = cli_usage_error("--remote has no state file: name the episode with --episode-key");
+        goto out;
+    }
+    if (key && !key_ok(key)) {
+        rc = cli_usage_error("--episode-key needs 1 to %d visible ASCII characters",
+                             BB_CLIENT_KEY_MAX);
+        goto out;
+    }
     /* The state file, if there is one, caches the billboard (ETag, outage). */
     rc = cli_client(cli, !remote, &c);
     if (rc != EXIT_OKAY)
         goto out;
+    if (!key && !remote) { /* the episode this step belongs to, if any */
+        int64_t eid = 0;
+        struct bb_episode_buf open = {0};
+        if (id) {
+            if ((rc = pick_episode(c, id, &eid)) != EXIT_OKAY)
+                goto out;
+        } else if (bb_client_episode_current(c, &eid, NULL) != BB_OK) {
+            eid = 0;
+        }
+        if (eid > 0) {
+            err = bb_client_episode_load(c, eid, &open, episode_key, NULL);
+            bb_episode_buf_release(&open);
+            if (err != BB_OK) {
+                rc = cli_fail(c, err, "state file");
+                goto out;
+            }
+            key = episode_key;
+        }
+    }
     /* The sizes come from the billboard the answer is computed from. */
     if (v >= 0) {
         err = bb_client_get_billboard_version(c, (uint64_t)v, &past);
@@ -88,13 +141,23 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
         rc = cli_fail(NULL, BB_ENOMEM, "recommend");
         goto out;
     }
-    if (remote)
-        err = bb_client_recommend_remote(c, (int)h, f, b->A, b->d,
-                                         v >= 0 ? (uint64_t)v : UINT64_MAX, q, &action, &used);
-    else if (v >= 0)
-        err = bb_billboard_act(b, (int)h, f, q, &action);
-    else
-        err = bb_client_recommend_local(c, (int)h, f, q, &action);
+    if (remote) {
+        err = bb_client_recommend_remote_episode(c, key, (int)h, f, b->A, b->d,
+                                                 v >= 0 ? (uint64_t)v : UINT64_MAX, q, &action,
+                                                 &used);
+    } else if (v >= 0) {
+        double *z = NULL;
+        err = BB_OK;
+        if (key && b->uniform) {
+            z = malloc(sizeof(double) * (size_t)b->d);
+            err = z ? bb_explore_direction(key, b->d, z) : BB_ENOMEM;
+        }
+        if (err == BB_OK)
+            err = bb_billboard_act_episode(b, (int)h, f, z, q, &action);
+        free(z);
+    } else {
+        err = bb_client_recommend_local_episode(c, key, (int)h, f, q, &action);
+    }
     if (!remote)
         used = b->version;
     if (err != BB_OK) {
@@ -106,9 +169,14 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
      * here, and only version 0 can be uniform. */
     int uniform = used == b->version && b->uniform;
     if (cli->json) {
-        printf("{\"h\": %ld, \"billboard_version\": %llu, \"uniform\": %s, \"action\": %d, "
-               "\"q\": [",
-               h, (unsigned long long)used, uniform ? "true" : "false", action);
+        printf("{\"h\": %ld, \"billboard_version\": %llu, \"uniform\": %s, ", h,
+               (unsigned long long)used, uniform ? "true" : "false");
+        json_t *jk = key ? json_string(key) : json_null();
+        char *k = jk ? json_dumps(jk, JSON_ENCODE_ANY) : NULL;
+        printf("\"episode_key\": %s, ", k ? k : "null");
+        free(k);
+        json_decref(jk);
+        printf("\"action\": %d, \"q\": [", action);
         for (int a = 0; a < b->A; a++)
             printf("%s%.17g", a ? ", " : "", q[a]);
         printf("]}\n");
@@ -120,7 +188,9 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
     for (int a = 0; a < b->A; a++)
         printf("%c %6d  %12.6g\n", a == action ? '*' : ' ', a, q[a]);
     printf("recommended action: %d%s\n", action,
-           uniform ? " (drawn uniformly at random: the billboard holds no data yet)" : "");
+           !uniform ? ""
+           : key    ? " (this episode's random policy: the billboard holds no data yet)"
+                    : " (drawn uniformly at random: the billboard holds no data yet)");
 out:
     free(f);
     free(q);

@@ -99,8 +99,12 @@ static void *clinic_main(void *arg)
             break;
         }
         const struct bb_billboard *b = bb_client_billboard(c);
-        if (b->version != cached) {
-            if ((rc = bb_sim_policy_table(env, b, pi)) != BB_OK) {
+        /* The episode's key: its idempotency key, and, while the billboard
+         * holds no data, the seed of its random policy (proto/explore.c). */
+        char key[65];
+        bb_client_new_key(key);
+        if (b->version != cached || b->uniform) {
+            if ((rc = bb_sim_policy_table(env, b, key, pi)) != BB_OK) {
                 set_error(sh, rc, "policy of the billboard: %s%s", bb_strerror(rc), "");
                 break;
             }
@@ -122,7 +126,7 @@ static void *clinic_main(void *arg)
         ep.billboard_version = cached;
         r->regret[k] = sh->vstar[x1] - vpi[x1];
         sh->version[k] = cached;
-        if ((rc = bb_client_submit(c, &ep, NULL, NULL)) != BB_OK) {
+        if ((rc = bb_client_submit(c, &ep, key, NULL)) != BB_OK) {
             snprintf(msg, sizeof(msg), "%s (HTTP %d) %s: %s", bb_strerror(rc),
                      bb_client_last_status(c), bb_client_last_title(c), bb_client_last_detail(c));
             set_error(sh, rc, "POST /v1/episodes: %s%s", msg, "");

@@ -5,24 +5,41 @@
 
 #include <stdlib.h>
 
-int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b, int *pi)
+#include "engine/rng.h"
+
+int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b,
+                        const char *episode_key, int *pi)
 {
     if (b->H != env->H || b->d != env->d || b->A != env->A)
         return BB_EINVAL;
-    double *q = malloc(sizeof(double) * (size_t)env->A);
-    if (!q)
-        return BB_ENOMEM;
-    int rc = BB_OK;
-    if (b->uniform) { /* every action equally likely (billboard.h) */
+    if (b->uniform && !episode_key) { /* a fresh coin at every step (billboard.h) */
         for (size_t i = 0; i < (size_t)env->H * env->S; i++)
             pi[i] = BB_SIM_UNIFORM;
-        free(q);
         return BB_OK;
+    }
+    double *q = malloc(sizeof(double) * (size_t)env->A), *z = NULL;
+    int rc = q ? BB_OK : BB_ENOMEM;
+    if (rc == BB_OK && b->uniform) {
+        z = malloc(sizeof(double) * (size_t)env->d);
+        rc = z ? bb_explore_direction(episode_key, env->d, z) : BB_ENOMEM;
     }
     for (int h = 0; h < env->H && rc == BB_OK; h++)
         for (int s = 0; s < env->S && rc == BB_OK; s++)
-            rc = bb_billboard_act(b, h + 1, bb_sim_env_features(env, s), q,
-                                  &pi[(size_t)h * env->S + s]);
+            rc = bb_billboard_act_episode(b, h + 1, bb_sim_env_features(env, s), z, q,
+                                          &pi[(size_t)h * env->S + s]);
     free(q);
+    free(z);
     return rc;
+}
+
+void bb_sim_episode_key(struct bb_rng *rng, char key[65])
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char raw[32];
+    bb_rng_bytes(rng, raw, sizeof(raw));
+    for (int i = 0; i < 32; i++) {
+        key[2 * i] = hex[raw[i] >> 4];
+        key[2 * i + 1] = hex[raw[i] & 15];
+    }
+    key[64] = '\0';
 }

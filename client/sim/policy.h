@@ -15,10 +15,19 @@
 /* A table entry: a uniformly random action (a billboard with b->uniform). */
 #define BB_SIM_UNIFORM (-1)
 
-/* pi[h*S + s] = argmax_a of bb_billboard_act(b, h+1, phi(s, .)) for every
- * step and state, or BB_SIM_UNIFORM everywhere for a uniform billboard; pi is caller-owned, H*S. b must be factored and of env's
- * sizes (H, d, A): BB_EINVAL otherwise; errors of the policy are returned. */
+/* pi[h*S + s] = the action of bb_billboard_act_episode(b, h+1, phi(s, .), z)
+ * for every step and state, z the direction of episode_key; pi is
+ * caller-owned, H*S. For a billboard with b->uniform the table is one
+ * episode's: with episode_key, the deterministic policy that episode draws
+ * (proto/explore.c), without it BB_SIM_UNIFORM everywhere; otherwise the key
+ * is not read and the table is the version's. b must be factored and of
+ * env's sizes (H, d, A): BB_EINVAL otherwise; errors of the policy are
+ * returned. */
 int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b,
-                        int *pi) BB_WARN_UNUSED;
+                        const char *episode_key, int *pi) BB_WARN_UNUSED;
+
+/* A fresh episode key for the simulator's clinics: 32 bytes of rng as hex. */
+struct bb_rng;
+void bb_sim_episode_key(struct bb_rng *rng, char key[65]);
 
 #endif

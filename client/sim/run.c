@@ -119,7 +119,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
     const long K = r->episodes;
     const int N = r->clinics < 1 ? 1 : r->clinics;
     struct bb_engine *eng = NULL;
-    struct bb_rng rng_engine, rng_env;
+    struct bb_rng rng_engine, rng_env, rng_keys;
     struct clinic *cl = NULL;
     double *vstar = NULL, *vpi = NULL;
     int *pi = NULL;
@@ -128,6 +128,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
 
     bb_rng_init_seeded(&rng_engine, r->seed);
     bb_rng_init_seeded(&rng_env, r->seed ^ 0x9e3779b97f4a7c15ULL);
+    bb_rng_init_seeded(&rng_keys, r->seed ^ 0x6a09e667f3bcc909ULL);
     if (K < 1) {
         snprintf(why, whylen, "the number of episodes must be >= 1");
         goto out;
@@ -166,10 +167,11 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
         const int *table = NULL;
         if (eng) {
             /* Alg. 1 line 17: every clinic of the round acts on the
-             * current billboard; its table and exact value, once per version. */
+             * current billboard; its table and exact value, once per version
+             * (per episode while it holds no data, below). */
             const struct bb_billboard *b = bb_engine_billboard(eng);
-            if (b->version != cached) {
-                if ((rc = bb_sim_policy_table(env, b, pi)) != BB_OK) {
+            if (b->version != cached && !b->uniform) {
+                if ((rc = bb_sim_policy_table(env, b, NULL, pi)) != BB_OK) {
                     snprintf(why, whylen, "policy of billboard %llu: %s",
                              (unsigned long long)b->version, bb_strerror(rc));
                     goto out;
@@ -183,6 +185,19 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
         }
         long n = K - k < N ? K - k : N;
         for (long c = 0; c < n; c++) {
+            const struct bb_billboard *b = eng ? bb_engine_billboard(eng) : NULL;
+            if (b && b->uniform) {
+                /* No data yet: each clinic's episode draws its own random
+                 * deterministic policy (proto/explore.c), valued exactly. */
+                char key[65];
+                bb_sim_episode_key(&rng_keys, key);
+                if ((rc = bb_sim_policy_table(env, b, key, pi)) != BB_OK) {
+                    snprintf(why, whylen, "policy of episode %ld: %s", k + c, bb_strerror(rc));
+                    goto out;
+                }
+                bb_sim_eval_policy(env, pi, vpi);
+                cached = b->version;
+            }
             int x1 = play(env, table, &rng_env, &cl[c]);
             r->regret[k + c] = vstar[x1] - vpi[x1];
             r->switches[k + c] = switches;
@@ -229,5 +244,6 @@ out:
     bb_engine_free(eng);
     bb_rng_release(&rng_engine);
     bb_rng_release(&rng_env);
+    bb_rng_release(&rng_keys);
     return rc;
 }

@@ -194,6 +194,20 @@ int bb_client_recommend_remote(struct bb_client *c, int h, const double *feature
                                uint64_t version, double *q, int *action,
                                uint64_t *used_version) BB_WARN_UNUSED;
 
+/* The same two for a step of a known episode: episode_key (borrowed, 1..128
+ * visible ASCII; the CLI passes the episode's idempotency key) makes the
+ * random action of a billboard that holds no data yet the episode's own
+ * consistent draw (bb_billboard_act_episode) instead of a fresh coin per
+ * step; NULL behaves as above. Once the billboard holds data the key changes
+ * nothing. */
+int bb_client_recommend_local_episode(struct bb_client *c, const char *episode_key, int h,
+                                      const double *features, double *q,
+                                      int *action) BB_WARN_UNUSED;
+int bb_client_recommend_remote_episode(struct bb_client *c, const char *episode_key, int h,
+                                       const double *features, int A, int d, uint64_t version,
+                                       double *q, int *action,
+                                       uint64_t *used_version) BB_WARN_UNUSED;
+
 /* ------------------------------------------------------------------ */
 /* Episodes                                                            */
 

@@ -106,6 +106,8 @@ struct bb_recommend_req {
     int64_t version; /* billboard version asked for; -1: the current one */
     int A, d;
     double *features;
+    char *episode_key; /* owned; NULL when absent: the episode the step
+                        * belongs to (bb_billboard_act_episode) */
 };
 
 /* JSON of a request for step h with features (A*d, borrowed); version < 0
@@ -113,12 +115,17 @@ struct bb_recommend_req {
 char *bb_recommend_req_to_json(int h, const double *features, int A, int d, int64_t version,
                                size_t *len);
 
+/* The same with the step's episode key (borrowed; NULL leaves it out). */
+char *bb_recommend_req_to_json_episode(int h, const double *features, int A, int d,
+                                       int64_t version, const char *episode_key, size_t *len);
+
 /* Parses a request for sizes H, A, d into out (zeroed by the caller,
  * released by it in every case).
  *   BB_EPROTO: not JSON or not an object -> HTTP 400; why says what.
  *   BB_EINVAL: a field of the wrong type or range, or a feature row that
- *              fails bb_feature_row_check() -> HTTP 422; field receives the
- *              JSON pointer ("/h", "/features/2", "/features/2/0", ...).
+ *              fails bb_feature_row_check(), or an episode_key that is not
+ *              1 to 128 visible ASCII characters -> HTTP 422; field receives
+ *              the JSON pointer ("/h", "/features/2", "/features/2/0", ...).
  *   BB_ENOMEM. */
 int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
                                struct bb_recommend_req *out, char *field, size_t fieldlen,

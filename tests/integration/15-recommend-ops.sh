@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # POST /v1/recommend against the current and a past billboard (the policy of
 # bb_billboard_act, recomputed here from the billboard's JSON; version 0,
-# which holds no data, recommends uniformly random actions), /v1/privacy,
+# which holds no data, recommends random actions: uniform per ask, or one
+# draw per episode given its key), /v1/privacy,
 # /v1/config, /livez, /readyz, /metrics.
 . "$(dirname "$0")/lib.sh"
 start_daemon "${CONF[@]}"
@@ -71,6 +72,38 @@ done
 for a in 0 1; do
     case " $seen " in *" $a "*) ;; *) fail "version 0 never recommended action $a in 60 asks:$seen" ;; esac
 done
+# With an episode key, version 0's random action is the episode's own draw:
+# the same at every step and every ask for the same state (one deterministic
+# policy per episode, proto/explore.c), and across 40 keys both actions come
+# up. Later versions ignore the key. A malformed key is a 422 at its pointer.
+seen=""
+for i in $(seq 1 40); do
+    acts=""
+    for h in 1 2 3 1; do
+        req POST /v1/recommend -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
+            -d "{\"h\": $h, \"features\": $feat, \"billboard_version\": 0, \"episode_key\": \"ep-$i\"}"
+        expect_status 200
+        acts="$acts $(jget "$TMP/body" 'd["action"]')"
+    done
+    read -r a1 rest <<<"$acts"
+    for a in $rest; do
+        [ "$a" = "$a1" ] || fail "episode ep-$i changed its version-0 action between steps:$acts"
+    done
+    seen="$seen $a1"
+done
+for a in 0 1; do
+    case " $seen " in *" $a "*) ;; *) fail "no episode key drew action $a at version 0:$seen" ;; esac
+done
+req POST /v1/recommend -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
+    -d "{\"h\": 1, \"features\": $feat, \"billboard_version\": $v}"
+greedy=$(jget "$TMP/body" 'd["action"]')
+req POST /v1/recommend -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
+    -d "{\"h\": 1, \"features\": $feat, \"billboard_version\": $v, \"episode_key\": \"ep-1\"}"
+[ "$(jget "$TMP/body" 'd["action"]')" = "$greedy" ] || fail "an episode key changed version $v's greedy action"
+req POST /v1/recommend -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' \
+    -d "{\"h\": 1, \"features\": $feat, \"episode_key\": \"ep 1\"}"
+expect_status 422
+[ "$(jget "$TMP/body" 'd["pointer"]')" = /episode_key ] || fail "bad episode key: $(cat "$TMP/body")"
 [ "$(sql 'SELECT count(*) FROM episodes')" = 30 ] || fail "recommend stored something"
 
 req GET /v1/privacy

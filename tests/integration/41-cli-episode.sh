@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A clinic's working day with the billboard CLI against a real billboardd:
 # recommend (local = the daemon's own Q-values; at version 0 the action is
-# drawn uniformly, and says so), an episode recorded step by
+# drawn uniformly, or once per open episode, and says so), an episode recorded step by
 # step and submitted, invalid steps rejected with nothing stored, an episode
 # file submitted, a resend after a crash (acknowledged by the daemon but not
 # yet marked in the clinic's state file) replayed and counted once, a key
@@ -43,6 +43,27 @@ run 1 recommend --step 1 --features "$TMP/short.json"
 # One episode, step by step.
 run 0 episode start --json
 id=$(out 'd["id"]')
+# With an open episode, version 0's random action is the episode's own draw
+# (its idempotency key seeds it): the same at every step, said so, and the
+# daemon computes the same action from the same key.
+run 0 recommend --step 1 --features "$TMP/f.json" --json
+cp "$TMP/out" "$TMP/r1"
+run 0 recommend --step 3 --features "$TMP/f.json" --json
+cp "$TMP/out" "$TMP/r3"
+key=$(out 'd["episode_key"]')
+run 0 recommend --step 2 --features "$TMP/f.json" --json --remote --episode-key "$key"
+python3 - "$TMP/r1" "$TMP/r3" "$TMP/out" <<'PY' || fail "episode draw: $(cat "$TMP/r1" "$TMP/r3" "$TMP/out")"
+import json, sys
+r1, r3, remote = (json.load(open(f)) for f in sys.argv[1:])
+assert r1["uniform"] and r1["episode_key"] and len(r1["episode_key"]) == 64, r1
+assert r3["episode_key"] == r1["episode_key"] == remote["episode_key"]
+assert r1["action"] == r3["action"] == remote["action"], (r1, r3, remote)
+PY
+run 0 recommend --step 1 --features "$TMP/f.json"
+grep -q "this episode's random policy: the billboard holds no data yet" "$TMP/out" ||
+    fail "recommend does not name the episode's draw: $(cat "$TMP/out")"
+run 2 recommend --step 1 --features "$TMP/f.json" --id "$id" --episode-key x
+run 2 recommend --step 1 --features "$TMP/f.json" --episode-key 'a b'
 run 0 episode step --features "$TMP/f.json" --action 0 --reward 0.25
 # Reject, never clip: nothing of a bad step is stored.
 run 1 episode step --features "$TMP/f.json" --action 0 --reward 1.5

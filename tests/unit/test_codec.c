@@ -219,8 +219,22 @@ static void test_recommend_request(void **state)
     assert_null(strstr(s, "billboard_version"));
     assert_int_equal(bb_recommend_req_from_json(s, len, 3, 2, 2, &q, NULL, 0, NULL, 0), BB_OK);
     assert_int_equal(q.version, -1);
+    assert_null(q.episode_key);
     bb_recommend_req_release(&q);
     free(s);
+    /* The episode key round-trips; absent and null read as NULL. */
+    s = bb_recommend_req_to_json_episode(1, f, 2, 2, -1, "ab-17", &len);
+    assert_int_equal(bb_recommend_req_from_json(s, len, 3, 2, 2, &q, NULL, 0, NULL, 0), BB_OK);
+    assert_string_equal(q.episode_key, "ab-17");
+    bb_recommend_req_release(&q);
+    assert_null(q.episode_key);
+    free(s);
+    const char *null_key = "{\"h\":1,\"episode_key\":null,\"features\":[[0,0],[0,0]]}";
+    assert_int_equal(
+        bb_recommend_req_from_json(null_key, strlen(null_key), 3, 2, 2, &q, NULL, 0, NULL, 0),
+        BB_OK);
+    assert_null(q.episode_key);
+    bb_recommend_req_release(&q);
 
     /* Each error names its field, as the daemon answers it. */
     static const struct {
@@ -242,6 +256,16 @@ static void test_recommend_request(void **state)
          "feature values must be finite numbers"},
         {"{\"h\":1,\"features\":[[0.8,0.8],[0,0]]}", BB_EINVAL, "/features/0",
          "feature row has L2 norm above 1"},
+        {"{\"h\":1,\"episode_key\":\"\",\"features\":[[0,0],[0,0]]}", BB_EINVAL,
+         "/episode_key", "episode_key must be 1 to 128 visible ASCII characters"},
+        {"{\"h\":1,\"episode_key\":\"a b\",\"features\":[[0,0],[0,0]]}", BB_EINVAL,
+         "/episode_key", "episode_key must be 1 to 128 visible ASCII characters"},
+        {"{\"h\":1,\"episode_key\":17,\"features\":[[0,0],[0,0]]}", BB_EINVAL,
+         "/episode_key", "episode_key must be 1 to 128 visible ASCII characters"},
+        {"{\"h\":1,\"episode_key\":\"k\\u00e9y\",\"features\":[[0,0],[0,0]]}", BB_EINVAL,
+         "/episode_key", "episode_key must be 1 to 128 visible ASCII characters"},
+        {"{\"h\":1,\"episode_key\":\"a\\u0000b\",\"features\":[[0,0],[0,0]]}", BB_EPROTO,
+         "", "invalid JSON"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct bb_recommend_req e = {0};

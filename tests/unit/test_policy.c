@@ -4,6 +4,8 @@
  */
 #include "testutil.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,11 +142,121 @@ static void test_logdet(void **state)
     }
 }
 
+/* The exploration direction against an independent implementation of its
+ * construction (proto/explore.c): Python's hashlib BLAKE2b-256 and the
+ * cryptography package's ChaCha20 with libsodium's DRG nonce "LibsodiumDRG",
+ * then Box-Muller; the values below are what that script printed. */
+static void test_explore_direction_known_values(void **state)
+{
+    (void)state;
+    double z[4];
+    assert_int_equal(bb_explore_direction("patient-17", 3, z), BB_OK);
+    const double want3[3] = {0.38415026423678089, -0.73873964594526897, 0.064070153856187473};
+    for (int j = 0; j < 3; j++)
+        assert_rel(z[j], want3[j], 1e-13);
+    assert_int_equal(bb_explore_direction("3f9c2a", 4, z), BB_OK);
+    const double want4[4] = {-1.3662308089434874, 2.2007634001188086, 0.5545511537273804,
+                             -0.72064671783775514};
+    for (int j = 0; j < 4; j++)
+        assert_rel(z[j], want4[j], 1e-13);
+    /* A longer vector starts with the shorter one's draws. */
+    double z8[8];
+    assert_int_equal(bb_explore_direction("3f9c2a", 8, z8), BB_OK);
+    assert_memory_equal(z8, z, sizeof(z));
+    assert_int_equal(bb_explore_direction("", 3, z), BB_EINVAL);
+    assert_int_equal(bb_explore_direction(NULL, 3, z), BB_EINVAL);
+    assert_int_equal(bb_explore_direction("k", 0, z), BB_EINVAL);
+}
+
+/* Over many keys the direction's entries are standard normal: mean 0,
+ * variance 1, uncorrelated (N = 4000 keys, d = 6; tolerances 5 sd). */
+static void test_explore_direction_distribution(void **state)
+{
+    (void)state;
+    enum { N = 4000, D = 6 };
+    double sum[D] = {0}, sq[D] = {0}, cross = 0;
+    for (int i = 0; i < N; i++) {
+        char key[32];
+        double z[D];
+        snprintf(key, sizeof(key), "episode-%d", i);
+        assert_int_equal(bb_explore_direction(key, D, z), BB_OK);
+        for (int j = 0; j < D; j++) {
+            sum[j] += z[j];
+            sq[j] += z[j] * z[j];
+        }
+        cross += z[0] * z[1];
+    }
+    for (int j = 0; j < D; j++) {
+        double mean = sum[j] / N, var = sq[j] / N - mean * mean;
+        if (fabs(mean) > 5 / sqrt(N) || fabs(var - 1) > 5 * sqrt(2.0 / N))
+            fail_msg("z_%d: mean %g, variance %g over %d keys", j, mean, var, N);
+    }
+    if (fabs(cross / N) > 5 / sqrt(N))
+        fail_msg("z_0 z_1 correlate: %g", cross / N);
+}
+
+/* While the billboard holds no data, an episode's actions follow its
+ * direction: argmax_a phi_a^T z at every step whatever the Q-values, the
+ * same for the same key; with one-hot features each state's action is
+ * uniform over the keys and independent of the other state's. Once the
+ * billboard holds data, the key changes nothing. */
+static void test_episode_policy(void **state)
+{
+    (void)state;
+    enum { H = 3, S = 2, A = 2, D = S * A, N = 8000 };
+    struct bb_billboard b;
+    assert_int_equal(bb_billboard_init(&b, H, D, A), BB_OK);
+    for (int h = 0; h < H; h++)
+        for (int j = 0; j < D; j++)
+            b.gram[(h * D + j) * D + j] = 1.0;
+    b.w[0] = 1.0; /* greedy: action 0 in state 0 */
+    assert_int_equal(bb_billboard_factor(&b), BB_OK);
+    double x[S][A * D] = {{0}}; /* one-hot: phi(s, a) = e_{s*A + a} */
+    for (int s = 0; s < S; s++)
+        for (int a = 0; a < A; a++)
+            x[s][a * D + s * A + a] = 1.0;
+    double q[A], z[D];
+    int act, count[A][A] = {{0}};
+    b.uniform = 1;
+    for (int i = 0; i < N; i++) {
+        char key[32];
+        snprintf(key, sizeof(key), "k%d", i);
+        assert_int_equal(bb_explore_direction(key, D, z), BB_OK);
+        int first[S];
+        for (int s = 0; s < S; s++) {
+            int want = z[s * A + 1] > z[s * A] ? 1 : 0;
+            for (int h = 1; h <= H; h++) {
+                assert_int_equal(bb_billboard_act_episode(&b, h, x[s], z, q, &act), BB_OK);
+                assert_int_equal(act, want);
+            }
+            first[s] = want;
+        }
+        count[first[0]][first[1]]++;
+    }
+    /* Each of the four (state 0, state 1) action pairs has probability 1/4:
+     * N/4 = 2000, sd 38.7, six sd 232. */
+    for (int a0 = 0; a0 < A; a0++)
+        for (int a1 = 0; a1 < A; a1++)
+            if (abs(count[a0][a1] - N / 4) > 232)
+                fail_msg("pair (%d, %d) drawn %d times of %d", a0, a1, count[a0][a1], N);
+    /* Greedy once there is data: the direction is not read. */
+    b.uniform = 0;
+    z[0] = -100.0;
+    assert_int_equal(bb_billboard_act_episode(&b, 1, x[0], z, q, &act), BB_OK);
+    assert_int_equal(act, 0);
+    assert_int_equal(bb_billboard_act_episode(&b, 1, x[0], NULL, q, &act), BB_OK);
+    assert_int_equal(act, 0);
+    bb_billboard_release(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_q_values_match_formula),
         cmocka_unit_test(test_uniform_billboard),
+        cmocka_unit_test(test_explore_direction_known_values),
+        cmocka_unit_test(test_explore_direction_distribution),
+        cmocka_unit_test(test_episode_policy),
         cmocka_unit_test(test_cap_and_ties),
         cmocka_unit_test(test_not_positive_definite),
         cmocka_unit_test(test_logdet),

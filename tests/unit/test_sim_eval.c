@@ -21,6 +21,7 @@
 #include "testutil.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/env.h"
@@ -124,7 +125,7 @@ static void test_billboard_table(void **state)
     assert_int_equal(bb_billboard_factor(&b), BB_OK);
     int pi[4];
     double V[6];
-    assert_int_equal(bb_sim_policy_table(e, &b, pi), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi), BB_OK);
     assert_int_equal(pi[0], 1);
     assert_int_equal(pi[1], 0);
     assert_int_equal(pi[2], 1);
@@ -136,22 +137,45 @@ static void test_billboard_table(void **state)
     b.gram[0] = 0.01;
     b.beta = 0.1;
     assert_int_equal(bb_billboard_factor(&b), BB_OK);
-    assert_int_equal(bb_sim_policy_table(e, &b, pi), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi), BB_OK);
     assert_int_equal(pi[0], 0);
     bb_sim_eval_policy(e, pi, V);
     assert_rel(V[0] + 1, 0.6 + 1, TOL);
     /* A uniform billboard's table is uniform everywhere, valued as such. */
     b.uniform = 1;
-    assert_int_equal(bb_sim_policy_table(e, &b, pi), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi), BB_OK);
     for (int i = 0; i < 4; i++)
         assert_int_equal(pi[i], BB_SIM_UNIFORM);
     bb_sim_eval_policy(e, pi, V);
     check_values(V, (const double[]){0.45, 0.775, 0.2, 0.3});
+    /* With an episode key it is that episode's deterministic policy: in each
+     * state the action whose one-hot coordinate of the key's direction is
+     * larger, at both steps. */
+    double z[4];
+    int seen[2][2] = {{0}};
+    for (int i = 0; i < 64; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "ep%d", i);
+        assert_int_equal(bb_explore_direction(key, 4, z), BB_OK);
+        assert_int_equal(bb_sim_policy_table(e, &b, key, pi), BB_OK);
+        for (int s = 0; s < 2; s++) {
+            int want = z[s * 2 + 1] > z[s * 2] ? 1 : 0;
+            assert_int_equal(pi[0 * 2 + s], want);
+            assert_int_equal(pi[1 * 2 + s], want);
+            seen[s][want] = 1;
+        }
+    }
+    assert_true(seen[0][0] && seen[0][1] && seen[1][0] && seen[1][1]);
     b.uniform = 0;
+    /* Once there is data the key is not read. */
+    int greedy[4];
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, greedy), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, "ep0", pi), BB_OK);
+    assert_memory_equal(pi, greedy, sizeof(pi));
     /* Sizes must match the environment. */
     struct bb_billboard other;
     assert_int_equal(bb_billboard_init(&other, 2, 4, 3), BB_OK);
-    assert_int_equal(bb_sim_policy_table(e, &other, pi), BB_EINVAL);
+    assert_int_equal(bb_sim_policy_table(e, &other, NULL, pi), BB_EINVAL);
     bb_billboard_release(&other);
     bb_billboard_release(&b);
     bb_sim_env_free(e);
