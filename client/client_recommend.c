@@ -33,7 +33,7 @@ int bb_client_recommend_local_episode(struct bb_client *c, const char *episode_k
     if (episode_key && c->bb.uniform) {
         if (!(z = malloc(sizeof(double) * (size_t)c->bb.d)))
             goto out;
-        if ((rc = bb_explore_direction(episode_key, c->bb.d, z)) != BB_OK)
+        if ((rc = bb_explore_direction(episode_key, h, c->bb.d, z)) != BB_OK)
             goto out;
     }
     rc = bb_billboard_act_episode(&c->bb, h, features, z, q, action);

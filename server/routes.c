@@ -400,7 +400,7 @@ static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
         err = BB_ENOMEM;
         if (!(z = malloc(sizeof(double) * (size_t)q.d)))
             goto fail;
-        if ((err = bb_explore_direction(q.episode_key, q.d, z)) != BB_OK)
+        if ((err = bb_explore_direction(q.episode_key, q.h, q.d, z)) != BB_OK)
             goto fail;
     }
     if ((err = bb_billboard_act_episode(&b->bb, q.h, q.features, z, qv, &action)) != BB_OK)

@@ -150,7 +150,7 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
         err = BB_OK;
         if (key && b->uniform) {
             z = malloc(sizeof(double) * (size_t)b->d);
-            err = z ? bb_explore_direction(key, b->d, z) : BB_ENOMEM;
+            err = z ? bb_explore_direction(key, (int)h, b->d, z) : BB_ENOMEM;
         }
         if (err == BB_OK)
             err = bb_billboard_act_episode(b, (int)h, f, z, q, &action);

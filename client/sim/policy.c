@@ -19,14 +19,15 @@ int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard 
     }
     double *q = malloc(sizeof(double) * (size_t)env->A), *z = NULL;
     int rc = q ? BB_OK : BB_ENOMEM;
-    if (rc == BB_OK && b->uniform) {
-        z = malloc(sizeof(double) * (size_t)env->d);
-        rc = z ? bb_explore_direction(episode_key, env->d, z) : BB_ENOMEM;
-    }
-    for (int h = 0; h < env->H && rc == BB_OK; h++)
+    if (rc == BB_OK && b->uniform && !(z = malloc(sizeof(double) * (size_t)env->d)))
+        rc = BB_ENOMEM;
+    for (int h = 0; h < env->H && rc == BB_OK; h++) {
+        if (z) /* the episode's direction for this step (proto/explore.c) */
+            rc = bb_explore_direction(episode_key, h + 1, env->d, z);
         for (int s = 0; s < env->S && rc == BB_OK; s++)
             rc = bb_billboard_act_episode(b, h + 1, bb_sim_env_features(env, s), z, q,
                                           &pi[(size_t)h * env->S + s]);
+    }
     free(q);
     free(z);
     return rc;

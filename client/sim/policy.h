@@ -15,10 +15,10 @@
 /* A table entry: a uniformly random action (a billboard with b->uniform). */
 #define BB_SIM_UNIFORM (-1)
 
-/* pi[h*S + s] = the action of bb_billboard_act_episode(b, h+1, phi(s, .), z)
- * for every step and state, z the direction of episode_key; pi is
+/* pi[h*S + s] = the action of bb_billboard_act_episode(b, h+1, phi(s, .), z_h)
+ * for every step and state, z_h episode_key's direction for step h+1; pi is
  * caller-owned, H*S. For a billboard with b->uniform the table is one
- * episode's: with episode_key, the deterministic policy that episode draws
+ * episode's: with episode_key, the random policies that episode draws
  * (proto/explore.c), without it BB_SIM_UNIFORM everywhere; otherwise the key
  * is not read and the table is the version's. b must be factored and of
  * env's sizes (H, d, A): BB_EINVAL otherwise; errors of the policy are

@@ -120,7 +120,8 @@ K_max = ${KMAX}. Every run is seeded (environment seed 1, run seed 1), so the re
 switch columns reproduce exactly; episodes/s depends on the machine (2 shared cores here).
 
 **How regret is measured.** For every billboard version the simulator computes the action
-table π_h(s) with the clinics' own policy function (\`bb_billboard_act\`) and evaluates it by
+table π_h(s) with the clinics' own policy function (\`bb_billboard_act\`; while the billboard
+holds no data, one table per episode, the random policy that episode draws) and evaluates it by
 backward induction; episode k is charged V*_1(x_1^k) − V^{π_k}_1(x_1^k), an exact expectation
 (docs/ENV.md). The runs are in-process against the engine (\`server/engine/engine.h\`), one clinic,
 so each run is exactly Algorithm 1. "slope" is the least-squares slope of log(cumulative

@@ -188,7 +188,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
             const struct bb_billboard *b = eng ? bb_engine_billboard(eng) : NULL;
             if (b && b->uniform) {
                 /* No data yet: each clinic's episode draws its own random
-                 * deterministic policy (proto/explore.c), valued exactly. */
+                 * policies (proto/explore.c), one table, valued exactly. */
                 char key[65];
                 bb_sim_episode_key(&rng_keys, key);
                 if ((rc = bb_sim_policy_table(env, b, key, pi)) != BB_OK) {

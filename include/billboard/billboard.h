@@ -40,8 +40,8 @@ struct bb_billboard {
     double beta;
     int uniform;       /* 1: the billboard holds no data yet (version 0 under the
                         * default prior policy) and recommends a random action:
-                        * uniform at each step, or one random deterministic
-                        * policy per episode (bb_billboard_act_episode);
+                        * uniform at each ask, or an episode's correlated
+                        * random policies (bb_billboard_act_episode);
                         * "uniform" on the wire, false when absent */
     double *w;         /* owned: H*d, w_h at w + (h-1)*d */
     double *gram;      /* owned: H*d*d, Lambda~_h, row-major */
@@ -74,20 +74,24 @@ int bb_billboard_act(const struct bb_billboard *b, int h, const double *features
                      int *action) BB_WARN_UNUSED;
 
 /* The same policy for a step of a known episode: z (d entries, borrowed) is
- * the episode's exploration direction (bb_explore_direction), or NULL. While
- * b->uniform and z is given, the action is argmax_a phi(x, a)^T z, so the
- * episode plays one deterministic policy drawn at random instead of a fresh
- * coin at every step (proto/explore.c); otherwise z is not read and the
- * answer is bb_billboard_act's. Ties go to the lowest index. */
+ * the episode's exploration direction for step h (bb_explore_direction), or
+ * NULL. While b->uniform and z is given, the action is argmax_a phi(x, a)^T z,
+ * so the episode's steps follow correlated random policies instead of a
+ * fresh coin each (proto/explore.c); otherwise z is not read and the answer
+ * is bb_billboard_act's. Ties go to the lowest index. */
 int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *features,
                              const double *z, double *q, int *action) BB_WARN_UNUSED;
 
-/* An episode's exploration direction: z (d entries) ~ N(0, I_d), a fixed
+/* Correlation c of an episode's draws between steps (proto/explore.c). */
+#define BB_EXPLORE_PERSISTENCE 0.7
+
+/* An episode's exploration direction for step h (1..): z (d entries)
+ * ~ N(0, I_d), c^2-correlated with the episode's other steps, a fixed
  * function of episode_key (a non-empty string the clinic keeps for the
- * episode, e.g. its idempotency key), the same on every machine
- * (proto/explore.c gives the construction). BB_EINVAL for an empty key or
- * d < 1, BB_EIO if libsodium cannot start, BB_ENOMEM. */
-int bb_explore_direction(const char *episode_key, int d, double *z) BB_WARN_UNUSED;
+ * episode, e.g. its idempotency key) and h, the same on every machine
+ * (proto/explore.c gives the construction). BB_EINVAL for an empty key,
+ * h < 1 or d < 1, BB_EIO if libsodium cannot start, BB_ENOMEM. */
+int bb_explore_direction(const char *episode_key, int h, int d, double *z) BB_WARN_UNUSED;
 
 /* The kernel under bb_billboard_act and LSVI, on any number of rows:
  *   q[r] = min(x_r^T w + beta * sqrt(x_r^T (L L^T)^-1 x_r), cap)

@@ -44,20 +44,20 @@ run 1 recommend --step 1 --features "$TMP/short.json"
 run 0 episode start --json
 id=$(out 'd["id"]')
 # With an open episode, version 0's random action is the episode's own draw
-# (its idempotency key seeds it): the same at every step, said so, and the
-# daemon computes the same action from the same key.
-run 0 recommend --step 1 --features "$TMP/f.json" --json
+# (its idempotency key seeds it): the same at every ask for the same step,
+# said so, and the daemon computes the same action from the same key.
+run 0 recommend --step 2 --features "$TMP/f.json" --json
 cp "$TMP/out" "$TMP/r1"
-run 0 recommend --step 3 --features "$TMP/f.json" --json
-cp "$TMP/out" "$TMP/r3"
+run 0 recommend --step 2 --features "$TMP/f.json" --json
+cp "$TMP/out" "$TMP/r2"
 key=$(out 'd["episode_key"]')
 run 0 recommend --step 2 --features "$TMP/f.json" --json --remote --episode-key "$key"
-python3 - "$TMP/r1" "$TMP/r3" "$TMP/out" <<'PY' || fail "episode draw: $(cat "$TMP/r1" "$TMP/r3" "$TMP/out")"
+python3 - "$TMP/r1" "$TMP/r2" "$TMP/out" <<'PY' || fail "episode draw: $(cat "$TMP/r1" "$TMP/r2" "$TMP/out")"
 import json, sys
-r1, r3, remote = (json.load(open(f)) for f in sys.argv[1:])
+r1, r2, remote = (json.load(open(f)) for f in sys.argv[1:])
 assert r1["uniform"] and r1["episode_key"] and len(r1["episode_key"]) == 64, r1
-assert r3["episode_key"] == r1["episode_key"] == remote["episode_key"]
-assert r1["action"] == r3["action"] == remote["action"], (r1, r3, remote)
+assert r2["episode_key"] == r1["episode_key"] == remote["episode_key"]
+assert r1["action"] == r2["action"] == remote["action"], (r1, r2, remote)
 PY
 run 0 recommend --step 1 --features "$TMP/f.json"
 grep -q "this episode's random policy: the billboard holds no data yet" "$TMP/out" ||

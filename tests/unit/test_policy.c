@@ -142,49 +142,57 @@ static void test_logdet(void **state)
     }
 }
 
-/* The exploration direction against an independent implementation of its
- * construction (proto/explore.c): Python's hashlib BLAKE2b-256 and the
+/* The exploration directions against an independent implementation of
+ * their construction (proto/explore.c): Python's hashlib BLAKE2b-256 and the
  * cryptography package's ChaCha20 with libsodium's DRG nonce "LibsodiumDRG",
- * then Box-Muller; the values below are what that script printed. */
+ * Box-Muller, then z_h = 0.7 n_0 + sqrt(0.51) n_h; the values below are
+ * what that script printed. */
 static void test_explore_direction_known_values(void **state)
 {
     (void)state;
     double z[4];
-    assert_int_equal(bb_explore_direction("patient-17", 3, z), BB_OK);
-    const double want3[3] = {0.38415026423678089, -0.73873964594526897, 0.064070153856187473};
-    for (int j = 0; j < 3; j++)
-        assert_rel(z[j], want3[j], 1e-13);
-    assert_int_equal(bb_explore_direction("3f9c2a", 4, z), BB_OK);
-    const double want4[4] = {-1.3662308089434874, 2.2007634001188086, 0.5545511537273804,
-                             -0.72064671783775514};
-    for (int j = 0; j < 4; j++)
-        assert_rel(z[j], want4[j], 1e-13);
-    /* A longer vector starts with the shorter one's draws. */
-    double z8[8];
-    assert_int_equal(bb_explore_direction("3f9c2a", 8, z8), BB_OK);
-    assert_memory_equal(z8, z, sizeof(z));
-    assert_int_equal(bb_explore_direction("", 3, z), BB_EINVAL);
-    assert_int_equal(bb_explore_direction(NULL, 3, z), BB_EINVAL);
-    assert_int_equal(bb_explore_direction("k", 0, z), BB_EINVAL);
+    static const struct {
+        const char *key;
+        int h, d;
+        double want[4];
+    } cases[] = {
+        {"patient-17", 1, 3, {0.55777123839324949, -0.12291411252199505, 1.0194157420172716}},
+        {"patient-17", 2, 3, {-0.42596901944903004, -0.36422074199505472, 2.5088810568608224}},
+        {"3f9c2a", 5, 4,
+         {0.67058235194275517, -2.1440263446512806, -0.17394463178574049,
+          -0.78866179376258616}},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(bb_explore_direction(cases[i].key, cases[i].h, cases[i].d, z), BB_OK);
+        for (int j = 0; j < cases[i].d; j++)
+            assert_rel(z[j], cases[i].want[j], 1e-13);
+    }
+    assert_int_equal(bb_explore_direction("", 1, 3, z), BB_EINVAL);
+    assert_int_equal(bb_explore_direction(NULL, 1, 3, z), BB_EINVAL);
+    assert_int_equal(bb_explore_direction("k", 1, 0, z), BB_EINVAL);
+    assert_int_equal(bb_explore_direction("k", 0, 3, z), BB_EINVAL);
 }
 
-/* Over many keys the direction's entries are standard normal: mean 0,
- * variance 1, uncorrelated (N = 4000 keys, d = 6; tolerances 5 sd). */
+/* Over many keys each step's direction is standard normal (mean 0,
+ * variance 1, entries uncorrelated) and two steps' directions correlate
+ * c^2 = 0.49 entry by entry (N = 4000 keys, d = 6; tolerances 5 sd). */
 static void test_explore_direction_distribution(void **state)
 {
     (void)state;
     enum { N = 4000, D = 6 };
-    double sum[D] = {0}, sq[D] = {0}, cross = 0;
+    double sum[D] = {0}, sq[D] = {0}, cross = 0, across = 0;
     for (int i = 0; i < N; i++) {
         char key[32];
-        double z[D];
+        double z[D], z2[D];
         snprintf(key, sizeof(key), "episode-%d", i);
-        assert_int_equal(bb_explore_direction(key, D, z), BB_OK);
+        assert_int_equal(bb_explore_direction(key, 1, D, z), BB_OK);
+        assert_int_equal(bb_explore_direction(key, 2, D, z2), BB_OK);
         for (int j = 0; j < D; j++) {
             sum[j] += z[j];
             sq[j] += z[j] * z[j];
         }
         cross += z[0] * z[1];
+        across += z[3] * z2[3];
     }
     for (int j = 0; j < D; j++) {
         double mean = sum[j] / N, var = sq[j] / N - mean * mean;
@@ -193,13 +201,17 @@ static void test_explore_direction_distribution(void **state)
     }
     if (fabs(cross / N) > 5 / sqrt(N))
         fail_msg("z_0 z_1 correlate: %g", cross / N);
+    double c2 = BB_EXPLORE_PERSISTENCE * BB_EXPLORE_PERSISTENCE;
+    if (fabs(across / N - c2) > 5 * sqrt((1 + c2 * c2) / N))
+        fail_msg("steps 1 and 2 correlate %g, want %g", across / N, c2);
 }
 
-/* While the billboard holds no data, an episode's actions follow its
- * direction: argmax_a phi_a^T z at every step whatever the Q-values, the
- * same for the same key; with one-hot features each state's action is
- * uniform over the keys and independent of the other state's. Once the
- * billboard holds data, the key changes nothing. */
+/* While the billboard holds no data, an episode's action at step h is
+ * argmax_a phi_a^T z_h whatever the Q-values, the same for the same key and
+ * step; with one-hot features each state's action is uniform over the keys
+ * and independent of the other state's, and a state keeps its action from
+ * step 1 to step 2 with probability 1/2 + arcsin(c^2)/pi (0.663). Once the
+ * billboard holds data, the direction changes nothing. */
 static void test_episode_policy(void **state)
 {
     (void)state;
@@ -216,22 +228,22 @@ static void test_episode_policy(void **state)
         for (int a = 0; a < A; a++)
             x[s][a * D + s * A + a] = 1.0;
     double q[A], z[D];
-    int act, count[A][A] = {{0}};
+    int act, count[A][A] = {{0}}, kept = 0;
     b.uniform = 1;
     for (int i = 0; i < N; i++) {
         char key[32];
         snprintf(key, sizeof(key), "k%d", i);
-        assert_int_equal(bb_explore_direction(key, D, z), BB_OK);
-        int first[S];
-        for (int s = 0; s < S; s++) {
-            int want = z[s * A + 1] > z[s * A] ? 1 : 0;
-            for (int h = 1; h <= H; h++) {
+        int at[H + 1][S];
+        for (int h = 1; h <= H; h++) {
+            assert_int_equal(bb_explore_direction(key, h, D, z), BB_OK);
+            for (int s = 0; s < S; s++) {
+                at[h][s] = z[s * A + 1] > z[s * A] ? 1 : 0;
                 assert_int_equal(bb_billboard_act_episode(&b, h, x[s], z, q, &act), BB_OK);
-                assert_int_equal(act, want);
+                assert_int_equal(act, at[h][s]);
             }
-            first[s] = want;
         }
-        count[first[0]][first[1]]++;
+        count[at[1][0]][at[1][1]]++;
+        kept += at[1][0] == at[2][0];
     }
     /* Each of the four (state 0, state 1) action pairs has probability 1/4:
      * N/4 = 2000, sd 38.7, six sd 232. */
@@ -239,6 +251,10 @@ static void test_episode_policy(void **state)
         for (int a1 = 0; a1 < A; a1++)
             if (abs(count[a0][a1] - N / 4) > 232)
                 fail_msg("pair (%d, %d) drawn %d times of %d", a0, a1, count[a0][a1], N);
+    double c2 = BB_EXPLORE_PERSISTENCE * BB_EXPLORE_PERSISTENCE;
+    double p = 0.5 + asin(c2) / M_PI, sd = sqrt(p * (1 - p) / N);
+    if (fabs((double)kept / N - p) > 6 * sd)
+        fail_msg("state 0 kept its action %d times of %d, want about %g", kept, N, p * N);
     /* Greedy once there is data: the direction is not read. */
     b.uniform = 0;
     z[0] = -100.0;

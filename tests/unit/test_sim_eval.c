@@ -148,21 +148,22 @@ static void test_billboard_table(void **state)
         assert_int_equal(pi[i], BB_SIM_UNIFORM);
     bb_sim_eval_policy(e, pi, V);
     check_values(V, (const double[]){0.45, 0.775, 0.2, 0.3});
-    /* With an episode key it is that episode's deterministic policy: in each
-     * state the action whose one-hot coordinate of the key's direction is
-     * larger, at both steps. */
+    /* With an episode key it is that episode's random policies: in each
+     * state and step the action whose one-hot coordinate of the key's
+     * direction for that step is larger. */
     double z[4];
     int seen[2][2] = {{0}};
     for (int i = 0; i < 64; i++) {
         char key[16];
         snprintf(key, sizeof(key), "ep%d", i);
-        assert_int_equal(bb_explore_direction(key, 4, z), BB_OK);
         assert_int_equal(bb_sim_policy_table(e, &b, key, pi), BB_OK);
-        for (int s = 0; s < 2; s++) {
-            int want = z[s * 2 + 1] > z[s * 2] ? 1 : 0;
-            assert_int_equal(pi[0 * 2 + s], want);
-            assert_int_equal(pi[1 * 2 + s], want);
-            seen[s][want] = 1;
+        for (int h = 0; h < 2; h++) {
+            assert_int_equal(bb_explore_direction(key, h + 1, 4, z), BB_OK);
+            for (int s = 0; s < 2; s++) {
+                int want = z[s * 2 + 1] > z[s * 2] ? 1 : 0;
+                assert_int_equal(pi[h * 2 + s], want);
+                seen[s][want] = 1;
+            }
         }
     }
     assert_true(seen[0][0] && seen[0][1] && seen[1][0] && seen[1][1]);
