@@ -17,7 +17,7 @@ int bb_client_recommend_local(struct bb_client *c, int h, const double *features
 int bb_client_recommend_local_episode(struct bb_client *c, const char *episode_key, int h,
                                       const double *features, double *q, int *action)
 {
-    double *scratch = NULL, *z = NULL;
+    double *scratch = NULL;
     int rc = BB_EINVAL;
     client_forget_answer(c);
     if (!c->have_bb) {
@@ -30,16 +30,9 @@ int bb_client_recommend_local_episode(struct bb_client *c, const char *episode_k
             goto out;
         q = scratch;
     }
-    if (episode_key && c->bb.uniform) {
-        if (!(z = malloc(sizeof(double) * (size_t)c->bb.d)))
-            goto out;
-        if ((rc = bb_explore_direction(episode_key, h, c->bb.d, z)) != BB_OK)
-            goto out;
-    }
-    rc = bb_billboard_act_episode(&c->bb, h, features, z, q, action);
+    rc = bb_billboard_act_keyed(&c->bb, h, features, episode_key, q, action);
 out:
     free(scratch);
-    free(z);
     return rc;
 }
 

@@ -141,6 +141,21 @@ int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *
     return BB_OK;
 }
 
+int bb_billboard_act_keyed(const struct bb_billboard *b, int h, const double *features,
+                           const char *episode_key, double *q, int *action)
+{
+    double *z = NULL;
+    int rc = BB_OK;
+    if (episode_key && b->uniform) {
+        z = malloc(sizeof(double) * (size_t)b->d);
+        rc = z ? bb_explore_direction(episode_key, h, b->d, z) : BB_ENOMEM;
+    }
+    if (rc == BB_OK)
+        rc = bb_billboard_act_episode(b, h, features, z, q, action);
+    free(z);
+    return rc;
+}
+
 int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,
                      int *action)
 {

@@ -375,7 +375,7 @@ static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
 {
     char why[200] = "", ptr[64] = "";
     struct bb_recommend_req q = {0};
-    double *qv = NULL, *z = NULL;
+    double *qv = NULL;
     char *out = NULL;
     size_t len = 0;
     struct bb_board *b = NULL;
@@ -396,14 +396,8 @@ static enum MHD_Result recommend_post(struct bbd *d, struct bb_req *r)
     if (!(qv = malloc(sizeof(double) * (size_t)q.A)))
         goto fail;
     int action = 0;
-    if (q.episode_key && b->bb.uniform) { /* the episode's random policy (billboard.h) */
-        err = BB_ENOMEM;
-        if (!(z = malloc(sizeof(double) * (size_t)q.d)))
-            goto fail;
-        if ((err = bb_explore_direction(q.episode_key, q.h, q.d, z)) != BB_OK)
-            goto fail;
-    }
-    if ((err = bb_billboard_act_episode(&b->bb, q.h, q.features, z, qv, &action)) != BB_OK)
+    if ((err = bb_billboard_act_keyed(&b->bb, q.h, q.features, q.episode_key, qv, &action)) !=
+        BB_OK)
         goto fail;
     err = BB_ENOMEM;
     if (!(out = bb_recommend_resp_to_json(action, qv, q.A, b->version, &len)))
@@ -415,7 +409,6 @@ fail:
 out:
     bb_recommend_req_release(&q);
     free(qv);
-    free(z);
     free(out);
     bb_board_put(b);
     return ret;

@@ -27,8 +27,9 @@ static const char recommend_help[] =
     "the daemon is unreachable.\n"
     "While the billboard holds no data, the random action belongs to an\n"
     "episode: the newest open one in the state file (or --id N), or the one\n"
-    "named by --episode-key KEY (with --remote, only this), so that all its\n"
-    "steps follow one random policy; without an episode every step draws anew.\n"
+    "named by --episode-key KEY (with --remote, only this), whose key seeds\n"
+    "random policies correlated from step to step; without an episode every\n"
+    "ask draws anew.\n"
     "Exit codes: see billboard --help.\n";
 
 static int pick_episode(struct bb_client *c, const char *id, int64_t *out);
@@ -146,15 +147,7 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
                                                  v >= 0 ? (uint64_t)v : UINT64_MAX, q, &action,
                                                  &used);
     } else if (v >= 0) {
-        double *z = NULL;
-        err = BB_OK;
-        if (key && b->uniform) {
-            z = malloc(sizeof(double) * (size_t)b->d);
-            err = z ? bb_explore_direction(key, (int)h, b->d, z) : BB_ENOMEM;
-        }
-        if (err == BB_OK)
-            err = bb_billboard_act_episode(b, (int)h, f, z, q, &action);
-        free(z);
+        err = bb_billboard_act_keyed(b, (int)h, f, key, q, &action);
     } else {
         err = bb_client_recommend_local_episode(c, key, (int)h, f, q, &action);
     }

@@ -82,6 +82,12 @@ int bb_billboard_act(const struct bb_billboard *b, int h, const double *features
 int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *features,
                              const double *z, double *q, int *action) BB_WARN_UNUSED;
 
+/* bb_billboard_act_episode with the direction of episode_key for step h
+ * (NULL: none), drawn only while b->uniform: what a clinic, the CLI and
+ * POST /v1/recommend call. Errors of either function are returned. */
+int bb_billboard_act_keyed(const struct bb_billboard *b, int h, const double *features,
+                           const char *episode_key, double *q, int *action) BB_WARN_UNUSED;
+
 /* Correlation c of an episode's draws between steps (proto/explore.c). */
 #define BB_EXPLORE_PERSISTENCE 0.7
 
