@@ -89,6 +89,7 @@ static int check(const struct bb_options *o, const struct bb_params *stored,
         struct bb_params t = *stored;
         if (bb_config_option(&t, o->gname[i], o->gval[i], why, sizeof(why)) != BB_OK)
             return BB_EINVAL;
+        bb_config_keep_pinned(&t, stored);
         char *a = bb_config_dump(&t);
         int same = a && strcmp(a, stored_json) == 0;
         free(a);
@@ -130,6 +131,7 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
 {
     char why[512];
     char *stored = NULL, *dump = NULL;
+    struct bb_params pinned;
     *config = NULL;
     int rc = bb_db_config_get(db, &stored);
     *fresh = rc == BB_ENOTFOUND;
@@ -155,9 +157,7 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
         if ((rc = check(o, p, stored)) != BB_OK)
             goto out;
     }
-    rc = BB_ENOMEM;
-    if (*fresh && !(dump = bb_config_dump(p)))
-        goto out;
+    pinned = *p;
     if ((rc = bb_params_derive(p, why, sizeof(why))) != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         goto out;
@@ -165,8 +165,27 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
     rc = BB_EINVAL;
     if (!servable(p))
         goto out;
-    *config = dump;
-    dump = NULL;
+    /* What the database stores: the configuration with its 'auto' choices
+     * made (bb_config_pin). A database created before they were stored
+     * this way gets them now, made by this version's rules as it has
+     * already been running under them. */
+    bb_config_pin(&pinned, p);
+    rc = BB_ENOMEM;
+    if (!(dump = bb_config_dump(&pinned)))
+        goto out;
+    if (!*fresh && strcmp(dump, stored) != 0) {
+        if ((rc = bb_db_config_put(db, dump)) != BB_OK) {
+            fprintf(stderr, "billboardd: %s: cannot store the configuration\n", o->db);
+            goto out;
+        }
+        fprintf(stderr, "billboardd: %s: stored the choices 'auto' made: mechanism %s, release "
+                        "start %g, max updates %ld\n",
+                o->db, bb_mechanism_name(p->mechanism), p->release_start, p->max_updates);
+    }
+    if (*fresh) {
+        *config = dump;
+        dump = NULL;
+    }
     rc = BB_OK;
 out:
     free(stored);

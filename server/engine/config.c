@@ -228,9 +228,27 @@ out:
     return rc;
 }
 
+void bb_config_pin(struct bb_params *given, const struct bb_params *derived)
+{
+    given->mechanism = derived->mechanism;
+    given->release_start = derived->release_start;
+    given->max_updates_cap = derived->max_updates;
+}
+
+void bb_config_keep_pinned(struct bb_params *t, const struct bb_params *stored)
+{
+    if (t->mechanism == BB_MECH_AUTO)
+        t->mechanism = stored->mechanism;
+    if (t->release_start == 0)
+        t->release_start = stored->release_start;
+    if (t->max_updates_cap == 0)
+        t->max_updates_cap = stored->max_updates_cap;
+}
+
 const char *bb_config_usage(void)
 {
-    return "Configuration (fixed when the database is created):\n"
+    return "Configuration (fixed when the database is created; so are the choices\n"
+           "'auto' and --max-updates 0 make, and on a restart they mean the stored ones):\n"
            "  --horizon H          steps per episode (required)\n"
            "  --dim d              feature dimension (required)\n"
            "  --actions A          number of actions (required)\n"
@@ -242,6 +260,7 @@ const char *bb_config_usage(void)
            "  --failure-prob p     failure probability of the PD shift (default 0.05)\n"
            "  --update-ratio C     update when some det grew by C (default 2)\n"
            "  --max-updates N      hard cap on updates, at most the default bound\n"
+           "                       (default 0: the bound)\n"
            "  --beta B             exploration bonus scale (default 1, see docs/RESULTS.md)\n"
            "  --mechanism M        continual release of the Gram matrices: tree,\n"
            "                       tree-honaker, grid, grid-sqrt, auto (default auto:\n"

@@ -37,6 +37,19 @@ char *bb_config_dump(const struct bb_params *p);
  * string. BB_EINVAL (reason in why) if s is not one. */
 int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen) BB_WARN_UNUSED;
 
+/* Writes into given the choices bb_params_derive made in derived for the
+ * values that ask it to choose: the mechanism ('auto'), the release start
+ * k0 ('auto') and the update cap N_max (--max-updates 0, the bound). The
+ * stored configuration holds these, not 'auto', so that a later version
+ * whose rule would choose differently cannot move a running database's
+ * grid or N_max, both of which its privacy accounting depends on. */
+void bb_config_pin(struct bb_params *given, const struct bb_params *derived);
+
+/* Replaces every 'auto' value of t (as bb_config_pin lists them) by
+ * stored's: on a restart, 'auto' means the choice made when the database
+ * was created. */
+void bb_config_keep_pinned(struct bb_params *t, const struct bb_params *stored);
+
 /* Help text for the configuration flags, for --help. Static. */
 const char *bb_config_usage(void);
 

@@ -74,4 +74,43 @@ for _ in $(seq 1 100); do [ -s "$TMP/np.port" ] && break; sleep 0.05; done
 [ -s "$TMP/np.port" ] || fail "non-private baseline did not start"
 kill -TERM "$pid"
 wait "$pid" || fail "non-private daemon exited non-zero"
+# The choices 'auto' makes (mechanism, release start k0, N_max) are stored,
+# not 'auto', so that a later version whose rule chooses differently cannot
+# move a database's release grid or N_max; on a restart 'auto' (and
+# --max-updates 0) means the stored choice, and a different value is
+# refused. A database that still stores 'auto' gets its choices at start.
+PIN=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --epsilon 1)
+stored_config() { sqlite3 "$TMP/pin.db" "SELECT value FROM meta WHERE key = 'config'"; }
+"$BB" --print-params "${PIN[@]}" >"$TMP/pin.json"
+k0=$(jget "$TMP/pin.json" 'int(d["release_start"])')
+nmax=$(jget "$TMP/pin.json" 'd["max_updates"]')
+[ "$k0" -gt 1 ] && [ "$nmax" -ge 1 ] || fail "print-params: $(cat "$TMP/pin.json")"
+DB="$TMP/pin.db" start_daemon "${PIN[@]}"
+req GET /v1/config
+[ "$(jget "$TMP/body" 'int(d["release_start"]), d["max_updates"], d["mechanism"]')" = \
+    "($k0, $nmax, 'grid-sqrt')" ] || fail "config: $(cat "$TMP/body")"
+stop_daemon
+stored_config >"$TMP/pin.stored"
+for kv in "\"release-start\":\"$k0\"" "\"max-updates\":\"$nmax\"" '"mechanism":"grid-sqrt"'; do
+    grep -qF "$kv" "$TMP/pin.stored" || fail "stored configuration lacks $kv: $(cat "$TMP/pin.stored")"
+done
+DB="$TMP/pin.db" start_daemon "${PIN[@]}" --release-start auto --mechanism auto --max-updates 0
+req GET /v1/config
+[ "$(jget "$TMP/body" 'int(d["release_start"])')" = "$k0" ] || fail "auto on restart: $(cat "$TMP/body")"
+stop_daemon
+if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --release-start $((k0 + 1)) 2>"$TMP/err"; then
+    fail "--release-start $((k0 + 1)) accepted against the stored $k0"
+fi
+grep -q "contradicts" "$TMP/err" || fail "unclear message: $(cat "$TMP/err")"
+sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
+    -e "s/\"max-updates\":\"$nmax\"/\"max-updates\":\"0\"/" \
+    -e 's/"mechanism":"grid-sqrt"/"mechanism":"auto"/' "$TMP/pin.stored" >"$TMP/pin.old"
+grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
+sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
+: >"$TMP/daemon.log"
+DB="$TMP/pin.db" start_daemon
+stop_daemon
+grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/daemon.log")"
+[ "$(stored_config)" = "$(cat "$TMP/pin.stored")" ] ||
+    fail "old configuration not pinned: $(stored_config)"
 echo ok

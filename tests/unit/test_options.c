@@ -11,6 +11,7 @@
 #include "testutil.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -399,6 +400,81 @@ static void test_stored_config_keys(void **state)
     assert_true(back.release_start == 1);
 }
 
+/* A configuration whose 'auto' choices are pinned (bb_config_pin) derives to
+ * exactly the same constants as the one it came from, and its stored form
+ * names the choices, not 'auto'; on a restart an 'auto' flag takes the
+ * stored choice (bb_config_keep_pinned), an explicit value does not. */
+static void test_config_pin(void **state)
+{
+    (void)state;
+    const struct {
+        int H, d, A;
+        double eps;
+        const char *flag, *value;
+    } c[] = {
+        {5, 8, 5, 10, NULL, NULL},        {5, 8, 5, 1, NULL, NULL},
+        {20, 12, 2, 10, NULL, NULL},      {10, 16, 8, 1, NULL, NULL},
+        {5, 8, 5, INFINITY, NULL, NULL},  {5, 8, 5, 10, "--mechanism", "tree"},
+        {5, 8, 5, 3, "--max-updates", "4"}, {5, 8, 5, 3, "--release-start", "500"},
+        {5, 8, 5, 3, "--mechanism", "grid"},
+    };
+    char why[256];
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        struct bb_params given, derived, pinned, loaded, again;
+        bb_params_defaults(&given);
+        given.H = c[i].H, given.d = c[i].d, given.A = c[i].A, given.K_max = 100000;
+        given.epsilon = c[i].eps;
+        if (c[i].flag)
+            assert_int_equal(bb_config_option(&given, c[i].flag, c[i].value, why, sizeof(why)),
+                             BB_OK);
+        derived = given;
+        assert_int_equal(bb_params_derive(&derived, why, sizeof(why)), BB_OK);
+        pinned = given;
+        bb_config_pin(&pinned, &derived);
+        char *js = bb_config_dump(&pinned);
+        assert_null(strstr(js, "auto"));
+        assert_null(strstr(js, "\"max-updates\":\"0\""));
+        assert_int_equal(bb_config_load(js, &loaded, why, sizeof(why)), BB_OK);
+        again = loaded;
+        assert_int_equal(bb_params_derive(&again, why, sizeof(why)), BB_OK);
+        json_t *a = bb_config_to_json(&derived), *b = bb_config_to_json(&again);
+        char *sa = json_dumps(a, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+        char *sb = json_dumps(b, JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+        assert_string_equal(sa, sb);
+        /* An 'auto' flag on a restart means the stored choice; a value
+         * differing from it stays different. */
+        struct bb_params t = loaded;
+        assert_int_equal(bb_config_option(&t, "--release-start", "auto", why, sizeof(why)), BB_OK);
+        assert_int_equal(bb_config_option(&t, "--mechanism", "auto", why, sizeof(why)), BB_OK);
+        assert_int_equal(bb_config_option(&t, "--max-updates", "0", why, sizeof(why)), BB_OK);
+        bb_config_keep_pinned(&t, &loaded);
+        char *jt = bb_config_dump(&t);
+        assert_string_equal(jt, js);
+        free(jt);
+        t = loaded;
+        assert_int_equal(bb_config_option(&t, "--release-start", "7", why, sizeof(why)), BB_OK);
+        bb_config_keep_pinned(&t, &loaded);
+        jt = bb_config_dump(&t);
+        assert_string_not_equal(jt, js);
+        free(jt);
+        free(sa), free(sb), free(js);
+        json_decref(a), json_decref(b);
+    }
+    /* Known values: the simplex sizes at epsilon 10 store k0 = 2383, N_max 10
+     * (docs/RESULTS.md); the tree stores k0 = 1. */
+    struct bb_params g, d;
+    bb_params_defaults(&g);
+    g.H = 5, g.d = 8, g.A = 5, g.K_max = 100000, g.epsilon = 10;
+    d = g;
+    assert_int_equal(bb_params_derive(&d, why, sizeof(why)), BB_OK);
+    bb_config_pin(&g, &d);
+    char *js = bb_config_dump(&g);
+    assert_non_null(strstr(js, "\"release-start\":\"2383\""));
+    assert_non_null(strstr(js, "\"max-updates\":\"10\""));
+    assert_non_null(strstr(js, "\"mechanism\":\"grid-sqrt\""));
+    free(js);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_stored_config_keys),
+        cmocka_unit_test(test_config_pin),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
