@@ -116,11 +116,15 @@ int main(int argc, char **argv)
     printf("setup: %ld episodes, H=%d A=%d d=%d in %.1f s\n", K, H, A, d, now() - t0);
 
     struct bb_lsvi_ws ws;
-    struct bb_sampler ys;
-    if (bb_lsvi_ws_init(&ws, A, d, 0) != BB_OK || bb_sampler_init(&ys, p.sigma_y_eff, p.grid_y))
+    struct bb_sampler *ys = calloc((size_t)H, sizeof(*ys));
+    if (!ys || bb_lsvi_ws_init(&ws, A, d, 0) != BB_OK)
         return 1;
+    for (int h = 0; h < H; h++)
+        if (bb_sampler_init(&ys[h], bb_params_sigma_y_drawn_step(&p, h),
+                            bb_params_grid_y_step(&p, h)) != BB_OK)
+            return 1;
     double *w = malloc(sizeof(double) * H * d), *y = malloc(sizeof(double) * H * d);
-    struct bb_lsvi_job job = {.p = &p, .store = &store, .n = K, .chol = chol, .y_noise = &ys,
+    struct bb_lsvi_job job = {.p = &p, .store = &store, .n = K, .chol = chol, .y_noise = ys,
                               .rng = &rng, .w = w, .y_noisy = y};
     /* As billboardd and billboard-sim run it: the pass's own threads around
      * single-threaded BLAS calls. */

@@ -88,6 +88,7 @@ static const struct opt opts[] = {
     {"shift-scale", K_DOUBLE, OFF(shift_scale), 0, 0, NULL},
     {"value-clip", K_ENUM, OFF(value_clip), 0, 0, vclip_names},
     {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, prior_names},
+    {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL},
 };
 #undef OFF
 
@@ -203,6 +204,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     /* Keys added after databases already existed take the behaviour those
      * databases were created with when absent. */
     p->prior_policy = BB_PRIOR_GREEDY;
+    p->y_exponent = 0;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;
@@ -276,7 +278,10 @@ const char *bb_config_usage(void)
            "  --value-clip V       clip V_{h+1} to [0, H] (horizon) or to the steps left\n"
            "                       (remaining; smaller y noise) (default remaining)\n"
            "  --prior-policy P     before the first update: uniform (a random action,\n"
-           "                       the default) or greedy (the prior's argmax, the paper's)\n";
+           "                       the default) or greedy (the prior's argmax, the paper's)\n"
+           "  --y-exponent p       step h's y noise proportional to its sensitivity^p\n"
+           "                       at the same rho_y; 0 = one sigma_y for all steps\n"
+           "                       (default 1; with --value-clip remaining)\n";
 }
 
 static json_t *num(double v)
@@ -331,6 +336,11 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "grid_y", json_real(p->grid_y));
     rc |= json_object_set_new(o, "sigma_gram_drawn", json_real(p->sigma_gram_eff));
     rc |= json_object_set_new(o, "sigma_y_drawn", json_real(p->sigma_y_eff));
+    rc |= json_object_set_new(o, "y_exponent", json_real(p->y_exponent));
+    json_t *steps = json_array();
+    for (int h = 0; steps && h < p->H; h++)
+        rc |= json_array_append_new(steps, json_real(bb_params_sigma_y_drawn_step(p, h)));
+    rc |= json_object_set_new(o, "sigma_y_drawn_step", steps);
     if (rc) {
         json_decref(o);
         return NULL;

@@ -19,7 +19,7 @@ struct bb_engine {
     struct bb_params p;
     struct bb_rng *rng;       /* borrowed: mechanism noise */
     struct bb_rng rng_y;      /* owned: y noise, used by one update at a time */
-    struct bb_sampler y_noise;
+    struct bb_sampler *y_noise; /* H: step h's at [h] */
     double ridge;             /* 2 lambda~ (or 1), snapped up to the Gram grid */
     struct bb_mech *mech;     /* continual release of the Gram matrices */
     const double **rows;      /* H: the chosen rows of the episode being added */
@@ -94,9 +94,13 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
     const size_t dd = (size_t)d * d;
 
     e->ridge = p->grid_gram > 0 ? ceil(p->ridge / p->grid_gram) * p->grid_gram : p->ridge;
-    rc = bb_sampler_init(&e->y_noise, p->sigma_y_eff, p->grid_y);
-    if (rc != BB_OK)
+    rc = BB_ENOMEM;
+    if (!(e->y_noise = calloc((size_t)H, sizeof(*e->y_noise))))
         goto out;
+    for (int h = 0; h < H; h++)
+        if ((rc = bb_sampler_init(&e->y_noise[h], bb_params_sigma_y_drawn_step(p, h),
+                                  bb_params_grid_y_step(p, h))) != BB_OK)
+            goto out;
     rc = BB_ENOMEM;
     e->rows = calloc((size_t)H, sizeof(*e->rows));
     e->gram = calloc((size_t)H * dd, sizeof(double));
@@ -135,6 +139,7 @@ void bb_engine_free(struct bb_engine *e)
     if (!e)
         return;
     bb_mech_free(e->mech);
+    free(e->y_noise);
     free(e->rows);
     bb_store_release(&e->store);
     bb_schedule_release(&e->sched);
@@ -367,7 +372,7 @@ int bb_engine_update_run(struct bb_update *u)
         .store = &e->store,
         .n = u->n,
         .chol = u->chol,
-        .y_noise = &e->y_noise,
+        .y_noise = e->y_noise,
         .rng = &e->rng_y,
         .w = u->w,
         .y_noisy = u->y_noisy,

@@ -139,10 +139,11 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
                         bb_store_chosen(job->store, b, h), d, ws->target, 1, 1.0, ws->y, 1);
         }
         double *wh = job->w + (size_t)h * d;
+        const struct bb_sampler *ys = &job->y_noise[h];
         for (int j = 0; j < d; j++) {
             double v = ws->y[j];
-            if (job->y_noise->s2 != 0) /* Alg. 1 line 9, corrected sigma_y */
-                v = bb_grid_snap(v, job->y_noise->grid) + bb_sampler_draw(job->y_noise, job->rng);
+            if (ys->s2 != 0) /* Alg. 1 line 9, corrected sigma_y, step h's */
+                v = bb_grid_snap(v, ys->grid) + bb_sampler_draw(ys, job->rng);
             wh[j] = v;
         }
         if (job->y_noisy)

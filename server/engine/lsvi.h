@@ -4,7 +4,8 @@
  * For h = H down to 1:
  *   V_{h+1}(x) = clip(max_a Q_{h+1}(x, a), floor, H)      (V_{H+1} = 0)
  *   y_h  = sum_i phi_h^i (r_h^i + V_{h+1}(x_{h+1}^i))
- *   y~_h = snap(y_h) + N_Z(0, sigma_y^2) on the y grid  (private runs)
+ *   y~_h = snap(y_h) + N_Z(0, sigma_h^2) on step h's grid (private runs;
+ *          sigma_h = bb_params_sigma_y_drawn_step)
  *   w_h  = Lambda~_h^-1 y~_h                             (Cholesky solve)
  * with Q_{h+1} from the policy kernel bb_q_values(): the bonus of every
  * stored next state for every action is one triangular solve per chunk.
@@ -45,7 +46,9 @@ struct bb_lsvi_job {
     const struct bb_store *store;    /* borrowed; episodes [0, n) are read */
     long n;
     const double *chol;              /* borrowed, H*d*d: factors of Lambda~_h^k */
-    const struct bb_sampler *y_noise;/* borrowed; s2 == 0 means no noise */
+    const struct bb_sampler *y_noise;/* borrowed, H of them: step h's at [h]
+                                        (bb_params_sigma_y_drawn_step); s2 == 0
+                                        means no noise */
     struct bb_rng *rng;              /* borrowed; NULL when y_noise draws nothing */
     double *w;                       /* out, H*d */
     double *y_noisy;                 /* out, H*d: y~ (may be NULL) */

@@ -14,6 +14,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Step h's y noise proportional to its sensitivity (p = 1): every step gets
+ * an equal share of an update's rho_y, and the noise is the same fraction of
+ * every step's target range. Against one sigma_y for all steps (p = 0) it
+ * had the lowest summed regret over p = 0, 1/3, 2/3, 1, 4/3 on the tuning
+ * environments (docs/RESULTS.md, "More levers"). */
+#define Y_EXPONENT_DEFAULT 1.0
+
 void bb_params_defaults(struct bb_params *p)
 {
     memset(p, 0, sizeof(*p));
@@ -39,6 +46,7 @@ void bb_params_defaults(struct bb_params *p)
     p->shift_bound = BB_BOUND_TIGHT;
     p->shift_scale = 0.35;
     p->value_clip = BB_VCLIP_REMAINING;
+    p->y_exponent = Y_EXPONENT_DEFAULT;
 }
 
 long bb_release_grid(double k0, double g, long K_max, long *out, long cap)
@@ -143,6 +151,37 @@ double bb_params_value_cap(const struct bb_params *p, int h)
     return p->value_clip == BB_VCLIP_REMAINING ? (double)(p->H - h - 1) : (double)p->H;
 }
 
+double bb_params_y_sensitivity(const struct bb_params *p, int h)
+{
+    return 2.0 * (1.0 + bb_params_value_cap(p, h));
+}
+
+/* Every step has the same noise: sigma_y. */
+static int y_uniform(const struct bb_params *p)
+{
+    return p->y_exponent == 0 || p->value_clip == BB_VCLIP_HORIZON ||
+           p->calibration == BB_CAL_PAPER;
+}
+
+double bb_params_sigma_y_step(const struct bb_params *p, int h)
+{
+    if (y_uniform(p))
+        return p->sigma_y;
+    return p->y_unit * pow(bb_params_y_sensitivity(p, h), p->y_exponent);
+}
+
+double bb_params_grid_y_step(const struct bb_params *p, int h)
+{
+    return bb_grid_for(bb_params_sigma_y_step(p, h));
+}
+
+double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h)
+{
+    double s = bb_params_sigma_y_step(p, h);
+    return s * (1.0 + bb_params_grid_y_step(p, h) * sqrt((double)p->d) /
+                          bb_params_y_sensitivity(p, h));
+}
+
 const char *bb_bound_name(enum bb_bound b)
 {
     switch (b) {
@@ -161,7 +200,11 @@ void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, c
         snprintf(gram, gramlen, "L=%d", p->L);
     else
         snprintf(gram, gramlen, "g=%g k0=%g", p->release_base, p->release_start);
-    snprintf(y, ylen, "value clip %s", bb_value_clip_name(p->value_clip));
+    if (y_uniform(p))
+        snprintf(y, ylen, "value clip %s", bb_value_clip_name(p->value_clip));
+    else
+        snprintf(y, ylen, "value clip %s, sigma_h ~ Delta_h^%g", bb_value_clip_name(p->value_clip),
+                 p->y_exponent);
 }
 
 double bb_epsilon_from_rho(double rho, double delta)
@@ -293,6 +336,8 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         return fail(why, whylen, "unknown prior policy");
     if (!(p->shift_scale > 0) || !isfinite(p->shift_scale))
         return fail(why, whylen, "shift scale must be a finite number > 0");
+    if (!(p->y_exponent >= 0 && p->y_exponent <= 4))
+        return fail(why, whylen, "y noise exponent must be in [0, 4]");
     if (p->rho == 0 && p->epsilon > 0) {
         if (!isfinite(p->epsilon))
             p->rho = INFINITY;
@@ -339,6 +384,7 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen)
         p->sens_factor = p->prefix_sd = 0;
         p->grid_gram = p->grid_y = 0;
         p->sigma_gram_eff = p->sigma_y_eff = 0;
+        p->y_unit = 0;
         return BB_OK;
     }
     if (p->update_rule == BB_UPDATE_EVERY)
@@ -434,12 +480,26 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen)
     if (p->mechanism == BB_MECH_GRID_SQRT)
         p->sigma_gram_eff += p->sigma_gram * 2.0 * p->grid_gram * p->d * sqrt((double)G) /
                              sqrt(2.0 * p->sens_factor);
-    p->grid_y = bb_grid_for(p->sigma_y);
-    /* Every step's sensitivity grows by g sqrt d; the ratio is largest for
-     * the smallest sensitivity: 2(H+1), or 2 (the last step) with the
-     * remaining-steps clip. */
-    const double min_sens = p->value_clip == BB_VCLIP_REMAINING ? 2.0 : 2.0 * (H + 1);
-    p->sigma_y_eff = p->sigma_y * (1.0 + p->grid_y * sqrt((double)p->d) / min_sens);
+    /* Per-step noise at the same rho_y: sum_h Delta_h^2 / sigma_h^2 =
+     * sum_h Delta_h^2 / sigma_y^2 with sigma_h = y_unit Delta_h^p, so
+     * y_unit = sigma_y sqrt(sum_h Delta_h^(2-2p) / sum_h Delta_h^2). */
+    double s2 = 0, s2p = 0;
+    for (int h = 0; h < p->H; h++) {
+        double D = bb_params_y_sensitivity(p, h);
+        s2 += D * D;
+        s2p += pow(D, 2.0 - 2.0 * p->y_exponent);
+    }
+    p->y_unit = p->sigma_y * sqrt(s2p / s2);
+    /* Each step has its own grid; snapping grows step h's sensitivity by
+     * g_h sqrt d, and its noise is inflated by the same ratio. */
+    p->sigma_y_eff = 0;
+    for (int h = 0; h < p->H; h++) {
+        double s = bb_params_sigma_y_drawn_step(p, h);
+        if (s > p->sigma_y_eff) {
+            p->sigma_y_eff = s;
+            p->grid_y = bb_params_grid_y_step(p, h);
+        }
+    }
     return BB_OK;
 }
 

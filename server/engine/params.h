@@ -120,6 +120,9 @@ struct bb_params {
     double shift_scale;   /* lambda~ = shift_scale * the bound; default 1 */
     enum bb_value_clip value_clip;
     enum bb_prior_policy prior_policy;
+    double y_exponent;    /* p: step h's y noise sigma_h is proportional to its
+                             sensitivity Delta_h^p, at the same rho_y (docs/PRIVACY.md
+                             §2); 0 = one sigma_y for every step */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */
@@ -135,8 +138,11 @@ struct bb_params {
     double shift;       /* lambda~ = shift_scale * bound (enum bb_bound) */
     double ridge;       /* diagonal added to every Gram matrix: 2*shift, or 1 if non-private */
     long max_updates;   /* N_max, a hard cap */
-    double sigma_y;     /* sqrt(2 H N_max (H+1)^2 / rho_y), or with the remaining
-                           clip sqrt(N_max H (H+1)(2H+1) / (3 rho_y)) */
+    double sigma_y;     /* the y noise if every step had the same: sqrt(2 H N_max
+                           (H+1)^2 / rho_y), or with the remaining clip
+                           sqrt(N_max H (H+1)(2H+1) / (3 rho_y)); the steps' own
+                           are bb_params_sigma_y_step */
+    double y_unit;      /* sigma_h = y_unit * Delta_h^p (bb_params_sigma_y_step) */
     double v_floor;     /* lower clip of V_{h+1}: 0 (corrected) or -INFINITY (paper) */
 
     /* Grids (noise.h) and the noise actually drawn. Snapping to a grid of
@@ -145,9 +151,10 @@ struct bb_params {
      * exactly that ratio so the zCDP costs above still hold. */
     double grid_gram;      /* grid of every Gram entry and node noise */
     double sigma_gram_eff; /* sigma_gram * (1 + grid_gram * d / sqrt 2) */
-    double grid_y;         /* grid of y~ */
-    double sigma_y_eff;    /* sigma_y * (1 + grid_y * sqrt(d) / s_min), s_min the smallest
-                              step sensitivity: 2 (H+1), or 2 with the remaining clip */
+    double grid_y;         /* the grid of sigma_y_eff's step (each step has its
+                              own: bb_params_grid_y_step) */
+    double sigma_y_eff;    /* the largest y noise drawn at any step:
+                              max_h bb_params_sigma_y_drawn_step(p, h) */
 };
 
 /* Fills p with the defaults (f = 0.2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
@@ -171,6 +178,22 @@ const char *bb_value_clip_name(enum bb_value_clip c);
 /* The upper clip of V_{h+1} in the targets of step h (0-based): H, or
  * H - h - 1 with BB_VCLIP_REMAINING. */
 double bb_params_value_cap(const struct bb_params *p, int h);
+
+/* Step h's (0-based) regression-target sensitivity Delta_h: 2(H+1) with V
+ * clipped to [0, H], 2(H-h) with V clipped to the steps left. */
+double bb_params_y_sensitivity(const struct bb_params *p, int h);
+
+/* Step h's y noise before grid inflation: sigma_y when every step has the
+ * same (exponent 0, the horizon clip, the paper's calibration), else
+ * y_unit * Delta_h^p, so that sum_h Delta_h^2 / sigma_h^2 is the same as with
+ * sigma_y everywhere: the same rho_y. 0 when non-private. */
+double bb_params_sigma_y_step(const struct bb_params *p, int h);
+
+/* Step h's y grid (noise.h), and the noise drawn there: sigma_h inflated by
+ * the grid's slack, sigma_h (1 + g_h sqrt(d) / Delta_h), so the ratio of
+ * sensitivity to noise, and with it rho_y, holds after snapping. */
+double bb_params_grid_y_step(const struct bb_params *p, int h);
+double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h);
 
 /* The mechanisms' parameters in words, for GET /v1/privacy: the Gram
  * mechanism's ("L=18", "g=1.5 k0=1") into gram, y's ("value clip

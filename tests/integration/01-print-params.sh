@@ -41,6 +41,34 @@ check '{"release_start": 18389, "releases": 5, "sigma_y": 229.8564119}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 1 --release-start auto --gram-share 0.5
 check '{"release_start": 1, "releases": 100000}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --mechanism tree
+# Step h's y noise is proportional to its sensitivity 2(H - h + 1) by default
+# (--y-exponent 1, docs/PRIVACY.md §2), at the same rho_y as sigma_y at every
+# step: sigma_h = sigma_y sqrt(H / sum_j (2j)^2) 2(H - h + 1), inflated by
+# its grid's slack (below 1e-4 here); --y-exponent 0 gives sigma_y at every step.
+"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 |
+    python3 -c '
+import json, math, sys
+d = json.load(sys.stdin)
+assert d["y_exponent"] == 1, d["y_exponent"]
+s = d["sigma_y_drawn_step"]
+assert len(s) == 5, s
+unit = d["sigma_y"] * math.sqrt(5 / 220)
+for h, x in enumerate(s):
+    want = unit * 2 * (5 - h)
+    assert abs(x - want) <= 1e-4 * want, (h, x, want)
+assert d["sigma_y_drawn"] == s[0], d["sigma_y_drawn"]
+' || { echo "per-step y noise wrong" >&2; exit 1; }
+"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
+    --y-exponent 0 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert all(abs(x - d["sigma_y"]) <= 1e-4 * d["sigma_y"] for x in d["sigma_y_drawn_step"]), d
+' || { echo "--y-exponent 0 does not give sigma_y at every step" >&2; exit 1; }
+if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
+    --y-exponent -1 >/dev/null 2>&1; then
+    echo "--y-exponent -1 was accepted" >&2
+    exit 1
+fi
 [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["prior_policy"])')" = uniform ] ||
     { echo "the default prior policy is not uniform" >&2; exit 1; }

@@ -181,11 +181,12 @@ static void compare(double beta, enum bb_calibration cal, char expect, uint64_t 
     build(&f, beta, cal, seed, vclip);
     struct bb_lsvi_ws ws;
     assert_int_equal(bb_lsvi_ws_init(&ws, A, D, threads), BB_OK);
-    struct bb_sampler none;
-    assert_int_equal(bb_sampler_init(&none, 0, 0), BB_OK);
+    struct bb_sampler none[H];
+    for (int h = 0; h < H; h++)
+        assert_int_equal(bb_sampler_init(&none[h], 0, 0), BB_OK);
     double w[H * D], y[H * D], ref[H * D];
     struct bb_lsvi_job job = {
-        .p = &f.p, .store = &f.store, .n = N, .chol = f.chol, .y_noise = &none,
+        .p = &f.p, .store = &f.store, .n = N, .chol = f.chol, .y_noise = none,
         .rng = NULL, .w = w, .y_noisy = y,
     };
     assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
@@ -234,19 +235,37 @@ static void test_noise_lands_on_grid(void **state)
     build(&f, 1.0, BB_CAL_CORRECTED, 14, BB_VCLIP_HORIZON);
     struct bb_lsvi_ws ws;
     assert_int_equal(bb_lsvi_ws_init(&ws, A, D, 0), BB_OK);
-    struct bb_sampler s;
-    double sigma = 50.0, grid = bb_grid_for(sigma);
-    assert_int_equal(bb_sampler_init(&s, sigma, grid), BB_OK);
+    /* Every step draws from its own sampler (bb_params_sigma_y_drawn_step):
+     * sigma 50, 5000, 0.5, 500 with their own grids. */
+    const double sigma[H] = {50.0, 5000.0, 0.5, 500.0};
+    struct bb_sampler s[H], none[H];
+    for (int h = 0; h < H; h++) {
+        assert_int_equal(bb_sampler_init(&s[h], sigma[h], bb_grid_for(sigma[h])), BB_OK);
+        assert_int_equal(bb_sampler_init(&none[h], 0, 0), BB_OK);
+    }
     struct bb_rng r;
     bb_rng_init_seeded(&r, 15);
-    double w[H * D], y[H * D];
+    double w[H * D], y[H * D], w0[H * D], y0[H * D];
     struct bb_lsvi_job job = {
-        .p = &f.p, .store = &f.store, .n = N, .chol = f.chol, .y_noise = &s,
+        .p = &f.p, .store = &f.store, .n = N, .chol = f.chol, .y_noise = s,
         .rng = &r, .w = w, .y_noisy = y,
     };
     assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
     for (int e = 0; e < H * D; e++)
-        assert_true(bb_on_grid(y[e], grid));
+        assert_true(bb_on_grid(y[e], bb_grid_for(sigma[e / D])));
+    /* The last step's noise is its own: without noise its y is the exact
+     * target, and the noised one is off by about sigma (the earlier steps'
+     * targets also move with the noised w of the steps after them). */
+    struct bb_lsvi_job exact = job;
+    exact.y_noise = none, exact.rng = NULL, exact.w = w0, exact.y_noisy = y0;
+    assert_int_equal(bb_lsvi_run(&exact, &ws), BB_OK);
+    double big = 0;
+    for (int i = 0; i < D; i++) {
+        double z = fabs(y[(H - 1) * D + i] - y0[(H - 1) * D + i]) / sigma[H - 1];
+        assert_true(z < 6);
+        big = fmax(big, z);
+    }
+    assert_true(big > 0.01); /* all six below sigma/100: probability ~1e-13 */
     /* w solves Lambda w = y~. */
     for (int h = 0; h < H; h++)
         for (int i = 0; i < D; i++) {

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "engine/noise.h"
 #include "engine/params.h"
 
 struct known {
@@ -142,9 +143,12 @@ static void test_grid_inflation(void **state)
     assert_true(p.sigma_gram_eff > p.sigma_gram && p.sigma_gram_eff < p.sigma_gram * 1.001);
     /* With V clipped to the steps left the last step's sensitivity is 2:
      * the snapping slack g sqrt d is charged against that. */
-    p.value_clip = BB_VCLIP_REMAINING;
+    p.value_clip = BB_VCLIP_REMAINING, p.y_exponent = 0;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_rel(p.sigma_y_eff, p.sigma_y * (1 + p.grid_y * sqrt(32.0) / 2.0), 1e-15);
+    assert_rel(bb_params_sigma_y_drawn_step(&p, 9), p.sigma_y_eff, 0);
+    assert_rel(bb_params_sigma_y_drawn_step(&p, 0), p.sigma_y * (1 + p.grid_y * sqrt(32.0) / 20.0),
+               1e-15);
     /* grid-sqrt also pays for snapping C x: 2 g d sqrt(G) / sqrt(2 S) more. */
     p.mechanism = BB_MECH_GRID_SQRT, p.shift_bound = BB_BOUND_TIGHT;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -251,6 +255,12 @@ static void test_rejects_bad_config(void **state)
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
     p = base, p.beta = -1;
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.y_exponent = -0.1;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.y_exponent = 4.5;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    p = base, p.y_exponent = NAN;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
     p = base;
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
 }
@@ -335,6 +345,78 @@ static void test_release_start_auto(void **state)
     assert_true(p.release_start == 100);
 }
 
+/* Step h's y noise sigma_h = y_unit Delta_h^p (docs/PRIVACY.md §2): known
+ * values at H = 5, where the sensitivities are 10, 8, 6, 4, 2; the same
+ * rho_y as one sigma_y for every step (sum_h Delta_h^2 / sigma_h^2 equal);
+ * one sigma_y wherever the sensitivities are equal; each step's grid
+ * inflation; sigma_y_eff the largest drawn. */
+static void test_y_exponent(void **state)
+{
+    (void)state;
+    static const double want1[] = {1.5075567228888183, 1.2060453783110545, 0.9045340337332909,
+                                   0.6030226891555273, 0.30151134457776363};
+    static const double want_half[] = {1.1677484162422844, 1.044465935734187,
+                                       0.9045340337332908, 0.7385489458759964,
+                                       0.5222329678670935};
+    struct bb_params p;
+    bb_params_defaults(&p);
+    assert_rel(p.y_exponent, 1.0, 0); /* the default */
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    double eff = 0;
+    for (int h = 0; h < 5; h++) {
+        assert_rel(bb_params_y_sensitivity(&p, h), 2.0 * (5 - h), 0);
+        assert_rel(bb_params_sigma_y_step(&p, h) / p.sigma_y, want1[h], 1e-14);
+        double g = bb_params_grid_y_step(&p, h), s = bb_params_sigma_y_step(&p, h);
+        assert_rel(g, bb_grid_for(s), 0);
+        assert_rel(bb_params_sigma_y_drawn_step(&p, h), s * (1 + g * sqrt(8.0) / (2.0 * (5 - h))),
+                   1e-15);
+        eff = fmax(eff, bb_params_sigma_y_drawn_step(&p, h));
+    }
+    assert_rel(p.sigma_y_eff, eff, 0);
+    assert_rel(p.sigma_y_eff, bb_params_sigma_y_drawn_step(&p, 0), 0);
+    p.y_exponent = 0.5;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    for (int h = 0; h < 5; h++)
+        assert_rel(bb_params_sigma_y_step(&p, h) / p.sigma_y, want_half[h], 1e-14);
+    /* The same rho_y at every exponent and horizon. */
+    const double ex[] = {0, 0.5, 1, 2, 4};
+    const int hs[] = {1, 5, 20, 100};
+    for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++)
+        for (size_t j = 0; j < sizeof(hs) / sizeof(hs[0]); j++) {
+            bb_params_defaults(&p);
+            p.H = hs[j], p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 3;
+            p.y_exponent = ex[i];
+            assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+            double cost = 0, uniform = 0;
+            for (int h = 0; h < p.H; h++) {
+                double D = bb_params_y_sensitivity(&p, h), s = bb_params_sigma_y_step(&p, h);
+                cost += D * D / (s * s);
+                uniform += D * D / (p.sigma_y * p.sigma_y);
+            }
+            assert_rel(cost, uniform, 1e-12);
+            /* and the N_max updates of it are rho_y */
+            assert_rel(p.max_updates * cost / 2, p.rho_y, 1e-12);
+        }
+    /* Equal sensitivities (V clipped to [0, H]), the paper's calibration and
+     * exponent 0: sigma_y at every step; non-private: none. */
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    p.value_clip = BB_VCLIP_HORIZON;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    for (int h = 0; h < 5; h++)
+        assert_rel(bb_params_sigma_y_step(&p, h), p.sigma_y, 0);
+    p.value_clip = BB_VCLIP_REMAINING, p.y_exponent = 0;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    for (int h = 0; h < 5; h++)
+        assert_rel(bb_params_sigma_y_step(&p, h), p.sigma_y, 0);
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.rho = INFINITY;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    for (int h = 0; h < 5; h++)
+        assert_rel(bb_params_sigma_y_drawn_step(&p, h), 0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_rejects_bad_config),
         cmocka_unit_test(test_spent),
         cmocka_unit_test(test_release_start_auto),
+        cmocka_unit_test(test_y_exponent),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }
