@@ -84,7 +84,7 @@ stored_config() { sqlite3 "$TMP/pin.db" "SELECT value FROM meta WHERE key = 'con
 "$BB" --print-params "${PIN[@]}" >"$TMP/pin.json"
 k0=$(jget "$TMP/pin.json" 'int(d["release_start"])')
 nmax=$(jget "$TMP/pin.json" 'd["max_updates"]')
-[ "$k0" -gt 1 ] && [ "$nmax" -ge 1 ] || fail "print-params: $(cat "$TMP/pin.json")"
+if [ "$k0" -le 1 ] || [ "$nmax" -lt 1 ]; then fail "print-params: $(cat "$TMP/pin.json")"; fi
 DB="$TMP/pin.db" start_daemon "${PIN[@]}"
 req GET /v1/config
 [ "$(jget "$TMP/body" 'int(d["release_start"]), d["max_updates"], d["mechanism"]')" = \
