@@ -80,18 +80,26 @@ out:
 }
 
 /* Every flag in effect on this start (the configuration file's and the
- * command line's) must agree with the stored configuration. */
+ * command line's) must agree with the stored configuration. Compared in
+ * this binary's stored form, so that a key the database predates (stored
+ * absent, read as its old behaviour) is no contradiction. */
 static int check(const struct bb_options *o, const struct bb_params *stored,
                  const char *stored_json)
 {
     char why[256];
-    for (int i = 0; i < o->ngiven; i++) {
+    char *base = bb_config_dump(stored);
+    if (!base)
+        return BB_ENOMEM;
+    int rc = BB_OK;
+    for (int i = 0; rc == BB_OK && i < o->ngiven; i++) {
         struct bb_params t = *stored;
-        if (bb_config_option(&t, o->gname[i], o->gval[i], why, sizeof(why)) != BB_OK)
-            return BB_EINVAL;
+        if (bb_config_option(&t, o->gname[i], o->gval[i], why, sizeof(why)) != BB_OK) {
+            rc = BB_EINVAL;
+            break;
+        }
         bb_config_keep_pinned(&t, stored);
         char *a = bb_config_dump(&t);
-        int same = a && strcmp(a, stored_json) == 0;
+        int same = a && strcmp(a, base) == 0;
         free(a);
         if (!same) {
             char given[4400];
@@ -105,10 +113,11 @@ static int check(const struct bb_options *o, const struct bb_params *stored,
                     "configuration is fixed when the database is created, because changing "
                     "it mid-run would void the privacy guarantee. Stored: %s\n",
                     given, o->db, stored_json);
-            return BB_ECONFLICT;
+            rc = BB_ECONFLICT;
         }
     }
-    return BB_OK;
+    free(base);
+    return rc;
 }
 
 static int servable(const struct bb_params *p)
