@@ -136,30 +136,32 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
 
 ## Summary (of the committed, seeded run; re-read it if you change the parameters)
 
-- **Non-private LSVI-UCB learns.** Simplex MDP: cumulative regret 581 at K = 10⁵ against
-  50,647 for the random policy; the fitted slope 0.14 says the policy is optimal or nearly
-  so after a few thousand episodes. RiverSwim, the hard-exploration chain: 24,565 against
+- **Non-private LSVI-UCB learns.** Simplex MDP: cumulative regret 653 at K = 10⁵ against
+  50,647 for the random policy; the fitted slope 0.15 says the policy is optimal or nearly
+  so after a few thousand episodes. RiverSwim, the hard-exploration chain: 25,237 against
   301,940, slope 0.43.
-- **Rare switching is cheap.** The determinant-doubling rule made 112 (simplex) and 421
+- **Rare switching is cheap.** The determinant-doubling rule made 115 (simplex) and 417
   (RiverSwim) updates in 10⁵ episodes, below the dH log2(1+K/d) bound (544 and 3,126), for
-  about the regret of updating after every episode (478 vs 443 at K = 10⁴ on the simplex
-  MDP), at a fraction of the work: the every-episode baseline ran at 338 episodes/s against
-  ~59,000, because every update is an LSVI pass over all past episodes (O(K²) in total).
+  about the regret of updating after every episode (526 vs 494 at K = 10⁴ on the simplex
+  MDP), at a fraction of the work: the every-episode baseline ran at 329 episodes/s against
+  ~47,000, because every update is an LSVI pass over all past episodes (O(K²) in total).
 - **Privacy costs a factor of a few on the simplex MDP, most of the learning on
-  RiverSwim.** With the defaults (docs/PRIVACY.md; the price of privacy section above),
-  private LSVI-UCB at ε = 10 reaches 3,404 on the simplex MDP (0.067× the random policy's
-  regret, 5.9× non-private; slope 0.38: still learning at the end), at ε = 1 14,044
-  (0.28×). On RiverSwim the private runs end at 0.91× random at ε = 10 and at random's
-  level at ε ≤ 5: the chain needs deliberate exploration (non-private needs β ≥ 4), and
-  the noise of a handful of updates does not supply it.
+  RiverSwim.** These are single seeds at the β of this page; the price of privacy
+  section above (five seeds, the default β) is the measure. Here private LSVI-UCB at
+  ε = 10 reaches 4,273 on the simplex MDP (0.084× the random policy's regret, 6.5×
+  non-private; slope 0.46: still learning at the end), at ε = 1 19,857 (0.39×). On
+  RiverSwim the private runs end at 0.52× random at ε = 10, 0.74× at ε = 5 and at
+  random's level at ε = 1: the chain needs deliberate exploration (non-private needs
+  β ≥ 4), and the noise of a handful of updates does not supply it.
 - **The paper's printed calibration buys nothing.** It under-noises y (not private as
   stated), yet on its own construction (the tree over every episode, its operator-norm
-  bound) it ends at 24,027 on the simplex MDP at ε = 10, 7× the defaults' regret: the
+  bound) it ends at 24,027 on the simplex MDP at ε = 10, 5.6× the defaults' regret: the
   ridge its tree noise needs, not the y noise, limits it.
-- **Before the first update the recommendation is uniformly random.** Version 0 holds no
-  data; the private runs play uniformly random actions until the first release (the
-  release start, 2,383 episodes at ε = 10 here), hence a K = 10³ column equal to
-  random's. The paper's rows keep its prior, the action with the largest ‖φ‖.
+- **Before the first update the recommendation is random.** Version 0 holds no data;
+  the private runs play random actions, drawn per episode, until the first release (the
+  release start, 2,383 episodes at ε = 10 here), hence a K = 10³ column close to
+  random's (493 against 507). The paper's rows keep its prior, the action with the
+  largest ‖φ‖.
 
 ## β and how it was chosen
 
@@ -167,7 +169,7 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
 that environment, private and non-private alike.** Each is the best β of the sweep below
 (K = ${SWEEP_K}, one command per environment: \`billboard-sim --beta-sweep ${SWEEP} ...\`,
 logged in \`${WORK}/sweep-*.log\`) for non-private rare-switching LSVI-UCB, the column where
-β matters. The private runs change little with β up to 3 (2,087–2,219 at K = 10⁴ on the
+β matters. The private runs change little with β up to 3 (2,082–2,109 at K = 10⁴ on the
 simplex MDP): the y noise of their few updates, not the bonus, moves their estimates, so the
 common β costs them little (their own default, β = 1, is chosen in the price of privacy
 section above). Below β ≈ 1 the bonus of an unexplored first-step
