@@ -48,7 +48,7 @@ static void usage(FILE *f)
                "  (also every configuration flag of billboardd: --delta --gram-share\n"
                "   --failure-prob --update-ratio --max-updates --max-episodes --mechanism\n"
                "   --release-base --release-start --shift-bound --shift-scale --value-clip\n"
-               "   --update-rule; billboardd --help lists them)\n\n"
+               "   --update-rule --prior-policy --y-exponent; billboardd --help lists them)\n\n"
                "Sweep (instead of the runs above; docs/RESULTS.md):\n"
                "  --sweep FLAG=LIST    an axis: a configuration flag without dashes and its\n"
                "                       values, e.g. --sweep beta=1,2 --sweep mechanism=tree,grid;\n"
