@@ -77,7 +77,9 @@ static const struct opt opts[] = {
     {"gram-share", K_DOUBLE, OFF(gram_share), 0, 0, NULL},
     {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL},
     {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL},
-    {"max-updates", K_LONG, OFF(max_updates_cap), 0, 2147483647L, NULL}, /* 0: the bound */
+    /* 0: the bound. Up to LONG_MAX: a pinned non-private tree stores
+     * N_max = K_max, which may exceed 2^31 (bb_config_pin). */
+    {"max-updates", K_LONG, OFF(max_updates_cap), 0, LONG_MAX, NULL},
     {"beta", K_DOUBLE, OFF(beta), 0, 0, NULL},
     {"update-rule", K_ENUM, OFF(update_rule), 0, 0, rule_names},
     {"calibration", K_ENUM, OFF(calibration), 0, 0, calibration_names},

@@ -460,6 +460,22 @@ static void test_config_pin(void **state)
         free(sa), free(sb), free(js);
         json_decref(a), json_decref(b);
     }
+    /* A non-private run on the tree pins N_max = K_max, which may pass 2^31:
+     * its stored form must load again. */
+    {
+        struct bb_params np, npd, back;
+        bb_params_defaults(&np);
+        np.H = 5, np.d = 8, np.A = 5, np.K_max = 1L << 33, np.rho = INFINITY;
+        npd = np;
+        assert_int_equal(bb_params_derive(&npd, why, sizeof(why)), BB_OK);
+        bb_config_pin(&np, &npd);
+        char *s = bb_config_dump(&np);
+        assert_int_equal(bb_config_load(s, &back, why, sizeof(why)), BB_OK);
+        assert_int_equal(back.max_updates_cap, 1L << 33);
+        assert_int_equal(bb_params_derive(&back, why, sizeof(why)), BB_OK);
+        assert_int_equal(back.max_updates, 1L << 33);
+        free(s);
+    }
     /* Known values: the simplex sizes at epsilon 10 store k0 = 2383, N_max 10
      * (docs/RESULTS.md); the tree stores k0 = 1. */
     struct bb_params g, d;
