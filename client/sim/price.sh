@@ -29,10 +29,10 @@ RIVER=(--env riverswim)
 TWO=(--env tests/fixtures/sim_env_two_state.json)
 # The paper's construction, with the calibration corrected (DESIGN.md §3).
 PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon
-       --release-base 2 --beta 2 --prior-policy greedy --gram-share 0.5)
+       --release-base 2 --beta 2 --prior-policy greedy --gram-share 0.5 --prior-value 0)
 # The earlier levers' ablation starts from the paper's grid start and prior,
-# with one y noise for every step.
-EARLY=(--release-start 1 --prior-policy greedy --gram-share 0.5 --y-exponent 0)
+# with one y noise for every step and the regressions shrunk towards 0.
+EARLY=(--release-start 1 --prior-policy greedy --gram-share 0.5 --y-exponent 0 --prior-value 0)
 
 sweep() { # name, then billboard-sim arguments: $WORK/name.md and name.csv
     local name=$1
@@ -66,12 +66,17 @@ sweep ablation-clip "${SIMPLEX[@]}" --epsilon "$EPS" "${EARLY[@]}" --beta 2 --me
 # The later levers: when the grid starts, what version 0 recommends
 # (docs/PRIVACY.md §1.2, §3.1) and the split f, from the earlier defaults
 # (k0 = 1, the greedy prior, f = 1/2) to today's.
-sweep ablation-start "${SIMPLEX[@]}" --epsilon "$EPS" --y-exponent 0 --sweep release-start=1,auto \
+sweep ablation-start "${SIMPLEX[@]}" --epsilon "$EPS" --y-exponent 0 --prior-value 0 \
+    --sweep release-start=1,auto \
     --sweep prior-policy=greedy,uniform --sweep gram-share=0.5,0.2
-# The latest lever: step h's y noise proportional to its sensitivity
-# (docs/PRIVACY.md §2), on the defaults otherwise, on both environments.
-sweep ablation-y "${SIMPLEX[@]}" --epsilon "$EPS" --sweep y-exponent=0,1
-sweep ablation-y-river "${RIVER[@]}" --epsilon "$EPS" --sweep y-exponent=0,1
+# Step h's y noise proportional to its sensitivity (docs/PRIVACY.md §2),
+# with the regressions shrunk towards 0, on both environments.
+sweep ablation-y "${SIMPLEX[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-exponent=0,1
+sweep ablation-y-river "${RIVER[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-exponent=0,1
+# The latest lever: the regressions' prior (docs/PRIVACY.md §3.3), on the
+# defaults otherwise, on both environments.
+sweep ablation-prior "${SIMPLEX[@]}" --epsilon "$EPS" --sweep prior-value=0,0.2
+sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --sweep prior-value=0,0.2
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -190,17 +195,27 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo "From the earlier defaults (release start k₀ = 1, the prior's greedy action at"
     echo "version 0, f = ½) to today's (\`--release-start auto\`, \`--prior-policy"
     echo "uniform\`, \`--gram-share 0.2\`), on the defaults otherwise, with one y noise"
-    echo "for every step:"
+    echo "for every step and the regressions shrunk towards 0:"
     echo
     cat "$WORK/ablation-start.md"
     echo
     echo "One y noise for every step (\`--y-exponent 0\`) against step h's proportional"
     echo "to its sensitivity (\`--y-exponent 1\`, the default; docs/PRIVACY.md §2), on"
-    echo "the defaults otherwise; the simplex MDP, then RiverSwim:"
+    echo "the defaults otherwise but with the regressions shrunk towards 0"
+    echo "(\`--prior-value 0\`); the simplex MDP, then RiverSwim:"
     echo
     cat "$WORK/ablation-y.md"
     echo
     tail -n +3 "$WORK/ablation-y-river.md"
+    echo
+    echo "The regressions shrunk towards 0 (\`--prior-value 0\`, the paper's ridge)"
+    echo "against towards 0.2 of each step's largest target (\`--prior-value 0.2\`,"
+    echo "the default; docs/PRIVACY.md §3.3), on the defaults otherwise; the simplex"
+    echo "MDP, then RiverSwim:"
+    echo
+    cat "$WORK/ablation-prior.md"
+    echo
+    tail -n +3 "$WORK/ablation-prior-river.md"
     echo
     echo "### Regret curves (seed 1)"
     echo

@@ -91,6 +91,7 @@ static const struct opt opts[] = {
     {"value-clip", K_ENUM, OFF(value_clip), 0, 0, vclip_names},
     {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, prior_names},
     {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL},
+    {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL},
 };
 #undef OFF
 
@@ -207,6 +208,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
      * databases were created with when absent. */
     p->prior_policy = BB_PRIOR_GREEDY;
     p->y_exponent = 0;
+    p->prior_value = 0;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;
@@ -283,7 +285,9 @@ const char *bb_config_usage(void)
            "                       the default) or greedy (the prior's argmax, the paper's)\n"
            "  --y-exponent p       step h's y noise proportional to its sensitivity^p\n"
            "                       at the same rho_y; 0 = one sigma_y for all steps\n"
-           "                       (default 1; with --value-clip remaining)\n";
+           "                       (default 1; with --value-clip remaining)\n"
+           "  --prior-value k      the regressions shrink towards k times the step's\n"
+           "                       largest target, not 0 (default 0.2; post-processing)\n";
 }
 
 static json_t *num(double v)
@@ -343,6 +347,11 @@ json_t *bb_config_to_json(const struct bb_params *p)
     for (int h = 0; steps && h < p->H; h++)
         rc |= json_array_append_new(steps, json_real(bb_params_sigma_y_drawn_step(p, h)));
     rc |= json_object_set_new(o, "sigma_y_drawn_step", steps);
+    rc |= json_object_set_new(o, "prior_value", json_real(p->prior_value));
+    json_t *prior = json_array();
+    for (int h = 0; prior && h < p->H; h++)
+        rc |= json_array_append_new(prior, json_real(bb_params_prior_target(p, h)));
+    rc |= json_object_set_new(o, "prior_target_step", prior);
     if (rc) {
         json_decref(o);
         return NULL;

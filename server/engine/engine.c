@@ -374,6 +374,7 @@ int bb_engine_update_run(struct bb_update *u)
         .chol = u->chol,
         .y_noise = e->y_noise,
         .rng = &e->rng_y,
+        .ridge = e->ridge,
         .w = u->w,
         .y_noisy = u->y_noisy,
     };

@@ -148,6 +148,9 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
         }
         if (job->y_noisy)
             memcpy(job->y_noisy + (size_t)h * d, wh, sizeof(double) * (size_t)d);
+        const double prior = job->ridge * bb_params_prior_target(p, h);
+        for (int j = 0; j < d; j++)
+            wh[j] += prior;
         int rc = bb_chol_solve(job->chol + (size_t)h * dd, d, wh); /* line 10 */
         if (rc != BB_OK)
             return rc;

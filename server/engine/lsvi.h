@@ -6,10 +6,13 @@
  *   y_h  = sum_i phi_h^i (r_h^i + V_{h+1}(x_{h+1}^i))
  *   y~_h = snap(y_h) + N_Z(0, sigma_h^2) on step h's grid (private runs;
  *          sigma_h = bb_params_sigma_y_drawn_step)
- *   w_h  = Lambda~_h^-1 y~_h                             (Cholesky solve)
+ *   w_h  = Lambda~_h^-1 (y~_h + ridge m_h 1)             (Cholesky solve)
  * with Q_{h+1} from the policy kernel bb_q_values(): the bonus of every
  * stored next state for every action is one triangular solve per chunk.
- * floor is 0 (corrected) or -inf (the paper as printed).
+ * floor is 0 (corrected) or -inf (the paper as printed); m_h is the
+ * regression's prior, bb_params_prior_target (0 in the paper, so there
+ * w_h = Lambda~_h^-1 y~_h). y~_h is what is stored; the prior, a public
+ * constant, is added after it, like any post-processing.
  */
 #ifndef BB_LSVI_H
 #define BB_LSVI_H
@@ -50,6 +53,8 @@ struct bb_lsvi_job {
                                         (bb_params_sigma_y_drawn_step); s2 == 0
                                         means no noise */
     struct bb_rng *rng;              /* borrowed; NULL when y_noise draws nothing */
+    double ridge;                    /* the diagonal added to Lambda~_h: the weight
+                                        of the prior (bb_params_prior_target) */
     double *w;                       /* out, H*d */
     double *y_noisy;                 /* out, H*d: y~ (may be NULL) */
 };

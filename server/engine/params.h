@@ -123,6 +123,10 @@ struct bb_params {
     double y_exponent;    /* p: step h's y noise sigma_h is proportional to its
                              sensitivity Delta_h^p, at the same rho_y (docs/PRIVACY.md
                              §2); 0 = one sigma_y for every step */
+    double prior_value;   /* kappa: the ridge regression of step h shrinks towards
+                             kappa times the step's largest target instead of 0
+                             (bb_params_prior_target; post-processing,
+                             docs/PRIVACY.md §3.3); 0 = towards 0, the paper's */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */
@@ -194,6 +198,16 @@ double bb_params_sigma_y_step(const struct bb_params *p, int h);
  * sensitivity to noise, and with it rho_y, holds after snapping. */
 double bb_params_grid_y_step(const struct bb_params *p, int h);
 double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h);
+
+/* The value the ridge regression of step h (0-based) shrinks towards in a
+ * private run: kappa * Delta_h / 2, kappa times the largest target of the
+ * step (1 + bb_params_value_cap). lsvi.c adds ridge * this to every
+ * coordinate of y~_h, so that w_h = Lambda~_h^-1 (y~_h + ridge m_h 1): with
+ * no data in a direction, phi . w_h = m_h for features whose coordinates
+ * sum to 1 (one-hot, the simplex), instead of 0, and the pull fades as
+ * ridge / (n + ridge) with the n visits. 0 when non-private (textbook
+ * LSVI-UCB, ridge 1) or kappa = 0. A function of public constants. */
+double bb_params_prior_target(const struct bb_params *p, int h);
 
 /* The mechanisms' parameters in words, for GET /v1/privacy: the Gram
  * mechanism's ("L=18", "g=1.5 k0=1") into gram, y's ("value clip
