@@ -73,7 +73,7 @@ sweep ablation-start "${SIMPLEX[@]}" --epsilon "$EPS" --y-exponent 0 --prior-val
 # with the regressions shrunk towards 0, on both environments.
 sweep ablation-y "${SIMPLEX[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-exponent=0,1
 sweep ablation-y-river "${RIVER[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-exponent=0,1
-# The latest lever: the regressions' prior (docs/PRIVACY.md §3.3), on the
+# The latest lever: the regressions' prior (docs/PRIVACY.md §3.2), on the
 # defaults otherwise, on both environments.
 sweep ablation-prior "${SIMPLEX[@]}" --epsilon "$EPS" --sweep prior-value=0,0.2
 sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --sweep prior-value=0,0.2
@@ -210,7 +210,7 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo
     echo "The regressions shrunk towards 0 (\`--prior-value 0\`, the paper's ridge)"
     echo "against towards 0.2 of each step's largest target (\`--prior-value 0.2\`,"
-    echo "the default; docs/PRIVACY.md §3.3), on the defaults otherwise; the simplex"
+    echo "the default; docs/PRIVACY.md §3.2), on the defaults otherwise; the simplex"
     echo "MDP, then RiverSwim:"
     echo
     cat "$WORK/ablation-prior.md"

@@ -126,7 +126,7 @@ struct bb_params {
     double prior_value;   /* kappa: the ridge regression of step h shrinks towards
                              kappa times the step's largest target instead of 0
                              (bb_params_prior_target; post-processing,
-                             docs/PRIVACY.md §3.3); 0 = towards 0, the paper's */
+                             docs/PRIVACY.md §3.2); 0 = towards 0, the paper's */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */
@@ -163,8 +163,9 @@ struct bb_params {
 
 /* Fills p with the defaults (f = 0.2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
  * corrected calibration, rare switching, mechanism auto on a g = 1.5 grid,
- * tight shift bound at scale 0.35, V clipped to the steps left) and zero
- * sizes. docs/RESULTS.md says how they were chosen. */
+ * tight shift bound at scale 0.35, V clipped to the steps left, step h's
+ * y noise proportional to its sensitivity, regressions shrunk towards 0.2
+ * of each step's largest target) and zero sizes. docs/RESULTS.md says how they were chosen. */
 void bb_params_defaults(struct bb_params *p);
 
 /* Validates the configuration in p and computes every derived field.

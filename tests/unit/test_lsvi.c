@@ -68,12 +68,16 @@ struct fixture {
     double *feat;   /* N*H*A*D */
     int *act;       /* N*H */
     double *rew;    /* N*H */
+    double ridge;   /* the job's ridge, the prior's weight (0: no prior) */
+    double prior[H];/* the prior target of each step, worked out by hand */
 };
 
 static void build(struct fixture *f, double beta, enum bb_calibration cal, uint64_t seed,
                   enum bb_value_clip vclip)
 {
     bb_params_defaults(&f->p);
+    f->ridge = 0;
+    memset(f->prior, 0, sizeof(f->prior));
     f->p.H = H, f->p.d = D, f->p.A = A, f->p.K_max = N, f->p.rho = INFINITY, f->p.beta = beta;
     f->p.calibration = cal;
     f->p.value_clip = vclip;
@@ -168,17 +172,29 @@ static void reference(const struct fixture *f, double *w, long *capped, long *ne
         for (int s = 0; s < D; s++) {
             w[h * D + s] = 0;
             for (int t = 0; t < D; t++)
-                w[h * D + s] += f->inv[h * D * D + s * D + t] * y[t];
+                w[h * D + s] += f->inv[h * D * D + s * D + t] * (y[t] + f->ridge * f->prior[h]);
         }
     }
 }
 
-/* expect: 'H' the data must hit the cap, '0' negative Q must occur. */
+/* expect: 'H' the data must hit the cap, '0' negative Q must occur.
+ * kappa > 0: a private run with --prior-value kappa, the regressions shrunk
+ * towards kappa times each step's largest target (H - h, 0-based, with V
+ * clipped to the steps left; H + 1 with the horizon clip) with the
+ * fixture's ridge 1. */
 static void compare(double beta, enum bb_calibration cal, char expect, uint64_t seed, int threads,
-                    enum bb_value_clip vclip)
+                    enum bb_value_clip vclip, double kappa)
 {
     static struct fixture f;
     build(&f, beta, cal, seed, vclip);
+    if (kappa > 0) {
+        f.p.rho = 1.0;
+        f.p.prior_value = kappa;
+        assert_int_equal(bb_params_derive(&f.p, NULL, 0), BB_OK);
+        f.ridge = 1.0;
+        for (int h = 0; h < H; h++)
+            f.prior[h] = kappa * (vclip == BB_VCLIP_REMAINING ? H - h : H + 1);
+    }
     struct bb_lsvi_ws ws;
     assert_int_equal(bb_lsvi_ws_init(&ws, A, D, threads), BB_OK);
     struct bb_sampler none[H];
@@ -187,9 +203,21 @@ static void compare(double beta, enum bb_calibration cal, char expect, uint64_t 
     double w[H * D], y[H * D], ref[H * D];
     struct bb_lsvi_job job = {
         .p = &f.p, .store = &f.store, .n = N, .chol = f.chol, .y_noise = none,
-        .rng = NULL, .w = w, .y_noisy = y,
+        .rng = NULL, .ridge = f.ridge, .w = w, .y_noisy = y,
     };
     assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
+    if (kappa > 0) { /* what is stored is y~, without the prior */
+        double w0[H * D], y0[H * D];
+        struct bb_lsvi_job plain = job;
+        plain.ridge = 0, plain.w = w0, plain.y_noisy = y0;
+        assert_int_equal(bb_lsvi_run(&plain, &ws), BB_OK);
+        for (int e = (H - 1) * D; e < H * D; e++) /* the last step's targets are rewards */
+            assert_true(y[e] == y0[e]);
+        double moved = 0;
+        for (int e = 0; e < H * D; e++)
+            moved = fmax(moved, fabs(w[e] - w0[e]));
+        assert_true(moved > 1e-4); /* the prior changed the weights */
+    }
     long capped, negative, floored;
     reference(&f, ref, &capped, &negative, &floored);
     double scale = 0;
@@ -214,18 +242,28 @@ static void test_matches_reference_with_clips(void **state)
 {
     (void)state;
     const enum bb_value_clip hz = BB_VCLIP_HORIZON, rem = BB_VCLIP_REMAINING;
-    compare(0.05, BB_CAL_CORRECTED, '0', 11, 1, hz); /* small bonus: negative Q, clipped at 0 */
-    compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3, hz); /* large bonus: Q capped at H */
-    compare(0.05, BB_CAL_CORRECTED, '0', 11, 2, hz); /* threads split blocks, same answer */
+    compare(0.05, BB_CAL_CORRECTED, '0', 11, 1, hz, 0); /* small bonus: negative Q, clipped at 0 */
+    compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3, hz, 0); /* large bonus: Q capped at H */
+    compare(0.05, BB_CAL_CORRECTED, '0', 11, 2, hz, 0); /* threads split blocks, same answer */
     /* V clipped to the steps left: capped at H - h - 1, floored at 0. */
-    compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3, rem);
-    compare(0.05, BB_CAL_CORRECTED, '0', 11, 2, rem);
+    compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3, rem, 0);
+    compare(0.05, BB_CAL_CORRECTED, '0', 11, 2, rem, 0);
+}
+
+static void test_prior_matches_reference(void **state)
+{
+    (void)state;
+    /* w_h = Lambda_h^-1 (y~_h + ridge m_h 1), m_h = kappa (H - h) or
+     * kappa (H + 1): through both clips and the next values it feeds. */
+    compare(0.05, BB_CAL_CORRECTED, '0', 16, 2, BB_VCLIP_REMAINING, 0.3);
+    compare(400.0, BB_CAL_CORRECTED, 'H', 17, 3, BB_VCLIP_REMAINING, 0.2);
+    compare(0.05, BB_CAL_CORRECTED, '0', 18, 1, BB_VCLIP_HORIZON, 0.5);
 }
 
 static void test_paper_has_no_lower_clip(void **state)
 {
     (void)state;
-    compare(0.05, BB_CAL_PAPER, '0', 13, 2, BB_VCLIP_HORIZON);
+    compare(0.05, BB_CAL_PAPER, '0', 13, 2, BB_VCLIP_HORIZON, 0);
 }
 
 static void test_noise_lands_on_grid(void **state)
@@ -283,6 +321,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_reference_with_clips),
         cmocka_unit_test(test_paper_has_no_lower_clip),
+        cmocka_unit_test(test_prior_matches_reference),
         cmocka_unit_test(test_noise_lands_on_grid),
     };
     return cmocka_run_group_tests_name("lsvi", tests, NULL, NULL);

@@ -417,6 +417,55 @@ static void test_y_exponent(void **state)
         assert_rel(bb_params_sigma_y_drawn_step(&p, h), 0, 0);
 }
 
+static void test_prior_target(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    assert_rel(p.prior_value, 0.2, 0); /* the default */
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    /* kappa times the step's largest target, r + V_{h+1} <= H - h (0-based) */
+    static const double want[] = {1.0, 0.8, 0.6, 0.4, 0.2};
+    for (int h = 0; h < 5; h++)
+        assert_rel(bb_params_prior_target(&p, h), want[h], 1e-15);
+    /* The privacy constants do not move with it: it is post-processing. */
+    struct bb_params q = p;
+    q.prior_value = 0.7;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(q.sigma_y_eff, p.sigma_y_eff, 0);
+    assert_rel(q.sigma_gram_eff, p.sigma_gram_eff, 0);
+    assert_rel(q.ridge, p.ridge, 0);
+    assert_int_equal(q.max_updates, p.max_updates);
+    assert_rel(bb_params_prior_target(&q, 2), 0.7 * 3, 1e-15);
+    /* V clipped to [0, H]: every target in [0, H + 1]. */
+    q.value_clip = BB_VCLIP_HORIZON, q.prior_value = 0.5;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    for (int h = 0; h < 5; h++)
+        assert_rel(bb_params_prior_target(&q, h), 3.0, 1e-15);
+    /* 0: the paper's ridge towards 0; so is the paper's calibration, and a
+     * non-private run (textbook LSVI-UCB). */
+    q = p, q.prior_value = 0;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_prior_target(&q, 0), 0, 0);
+    q = p, q.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(q.prior_value, 0, 0);
+    assert_rel(bb_params_prior_target(&q, 0), 0, 0);
+    q = p, q.rho = INFINITY, q.epsilon = 0;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    for (int h = 0; h < 5; h++)
+        assert_rel(bb_params_prior_target(&q, h), 0, 0);
+    /* Outside [0, 1], or not a number: refused. */
+    const double bad[] = {-0.1, 1.5, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char why[128] = "";
+        q = p, q.prior_value = bad[i];
+        assert_int_equal(bb_params_derive(&q, why, sizeof(why)), BB_EINVAL);
+        assert_non_null(strstr(why, "prior value"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_spent),
         cmocka_unit_test(test_release_start_auto),
         cmocka_unit_test(test_y_exponent),
+        cmocka_unit_test(test_prior_target),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }
