@@ -75,8 +75,8 @@ sweep ablation-y "${SIMPLEX[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-expo
 sweep ablation-y-river "${RIVER[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-exponent=0,1
 # The latest lever: the regressions' prior (docs/PRIVACY.md §3.2), on the
 # defaults otherwise, on both environments.
-sweep ablation-prior "${SIMPLEX[@]}" --epsilon "$EPS" --sweep prior-value=0,0.2
-sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --sweep prior-value=0,0.2
+sweep ablation-prior "${SIMPLEX[@]}" --epsilon "$EPS" --sweep prior-value=0,0.1
+sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --sweep prior-value=0,0.1
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -209,7 +209,7 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     tail -n +3 "$WORK/ablation-y-river.md"
     echo
     echo "The regressions shrunk towards 0 (\`--prior-value 0\`, the paper's ridge)"
-    echo "against towards 0.2 of each step's largest target (\`--prior-value 0.2\`,"
+    echo "against towards 0.1 of each step's largest target (\`--prior-value 0.1\`,"
     echo "the default; docs/PRIVACY.md §3.2), on the defaults otherwise; the simplex"
     echo "MDP, then RiverSwim:"
     echo

@@ -287,7 +287,7 @@ const char *bb_config_usage(void)
            "                       at the same rho_y; 0 = one sigma_y for all steps\n"
            "                       (default 1; with --value-clip remaining)\n"
            "  --prior-value k      the regressions shrink towards k times the step's\n"
-           "                       largest target, not 0 (default 0.2; post-processing)\n";
+           "                       largest target, not 0 (default 0.1; post-processing)\n";
 }
 
 static json_t *num(double v)

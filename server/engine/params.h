@@ -164,7 +164,7 @@ struct bb_params {
 /* Fills p with the defaults (f = 0.2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
  * corrected calibration, rare switching, mechanism auto on a g = 1.5 grid,
  * tight shift bound at scale 0.35, V clipped to the steps left, step h's
- * y noise proportional to its sensitivity, regressions shrunk towards 0.2
+ * y noise proportional to its sensitivity, regressions shrunk towards 0.1
  * of each step's largest target) and zero sizes. docs/RESULTS.md says how they were chosen. */
 void bb_params_defaults(struct bb_params *p);
 
