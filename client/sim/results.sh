@@ -148,14 +148,14 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
 - **Privacy costs a factor of a few on the simplex MDP, most of the learning on
   RiverSwim.** These are single seeds at the β of this page; the price of privacy
   section above (five seeds, the default β) is the measure. Here private LSVI-UCB at
-  ε = 10 reaches 4,273 on the simplex MDP (0.084× the random policy's regret, 6.5×
-  non-private; slope 0.46: still learning at the end), at ε = 1 19,857 (0.39×). On
-  RiverSwim the private runs end at 0.52× random at ε = 10, 0.74× at ε = 5 and at
+  ε = 10 reaches 5,120 on the simplex MDP (0.10× the random policy's regret, 7.8×
+  non-private; slope 0.51: still learning at the end), at ε = 1 14,768 (0.29×). On
+  RiverSwim the private runs end at 0.59× random at ε = 10, 0.69× at ε = 5 and at
   random's level at ε = 1: the chain needs deliberate exploration (non-private needs
-  β ≥ 4), and the noise of a handful of updates does not supply it.
+  β ≥ 4), and a handful of noisy updates supplies only part of it.
 - **The paper's printed calibration buys nothing.** It under-noises y (not private as
   stated), yet on its own construction (the tree over every episode, its operator-norm
-  bound) it ends at 24,027 on the simplex MDP at ε = 10, 5.6× the defaults' regret: the
+  bound) it ends at 24,027 on the simplex MDP at ε = 10, 4.7× the defaults' regret: the
   ridge its tree noise needs, not the y noise, limits it.
 - **Before the first update the recommendation is random.** Version 0 holds no data;
   the private runs play random actions, drawn per episode, until the first release (the
@@ -216,8 +216,9 @@ $(rows every-riverswim)
 
 The corrected calibration (DESIGN.md §3, docs/PRIVACY.md) at K_max = ${KMAX}, δ = 1e-5, as
 \`billboardd --print-params\` derives it for the defaults (a release grid from the auto
-start, f = 0.2). Every Gram matrix carries the ridge 2λ̃ on its diagonal, so w_h = Λ̃⁻¹ỹ_h
-is shrunk towards 0 until the data outweigh it, and every y release carries noise σ_y per
+start, f = 0.2). Every Gram matrix carries the ridge 2λ̃ on its diagonal, so
+w_h = Λ̃⁻¹(ỹ_h + 2λ̃·m_h·1) is shrunk towards the prior m_h (a tenth of the step's largest
+target, docs/PRIVACY.md §3.2) until the data outweigh it, and every y release carries noise σ_y per
 coordinate; with at most N_max releases of y, σ_y is what the first releases fight, which
 is why the grid starts only once k₀/d ≥ 10 σ_y. Non-private runs use ridge 1.
 
