@@ -73,10 +73,10 @@ sweep ablation-start "${SIMPLEX[@]}" --epsilon "$EPS" --y-exponent 0 --prior-val
 # with the regressions shrunk towards 0, on both environments.
 sweep ablation-y "${SIMPLEX[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-exponent=0,1
 sweep ablation-y-river "${RIVER[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-exponent=0,1
-# The latest lever: the regressions' prior (docs/PRIVACY.md §3.2), on the
+# The latest lever: the next values' prior (docs/PRIVACY.md §3.2), on the
 # defaults otherwise, on both environments.
-sweep ablation-prior "${SIMPLEX[@]}" --epsilon "$EPS" --sweep prior-value=0,0.1
-sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --sweep prior-value=0,0.1
+sweep ablation-prior "${SIMPLEX[@]}" --epsilon "$EPS" --sweep prior-value=0,0.5
+sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --sweep prior-value=0,0.5
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -173,7 +173,8 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo "tuned on other environments only: the simplex MDP's environment seeds 2–29,"
     echo "RiverSwim with S = 4, 5, 7 and variants of the two-state fixture (sections"
     echo "below). No choice reads the environments here; env seed 1's ε = 10 result at"
-    echo "three values of \`--prior-value\` was seen before that choice (\"More levers\")."
+    echo "three values of an earlier form of \`--prior-value\` was seen before its"
+    echo "choice (\"More levers\")."
     echo
     cat "$WORK/table.md"
     echo
@@ -210,10 +211,10 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo
     tail -n +3 "$WORK/ablation-y-river.md"
     echo
-    echo "The regressions shrunk towards 0 (\`--prior-value 0\`, the paper's ridge)"
-    echo "against towards 0.1 of each step's largest target (\`--prior-value 0.1\`,"
-    echo "the default; docs/PRIVACY.md §3.2), on the defaults otherwise; the simplex"
-    echo "MDP, then RiverSwim:"
+    echo "The next values in the targets from regressions shrunk towards 0"
+    echo "(\`--prior-value 0\`, the paper's ridge) against towards half of each step's"
+    echo "largest target (\`--prior-value 0.5\`, the default; docs/PRIVACY.md §3.2),"
+    echo "on the defaults otherwise; the simplex MDP, then RiverSwim:"
     echo
     cat "$WORK/ablation-prior.md"
     echo

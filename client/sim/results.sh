@@ -216,9 +216,10 @@ $(rows every-riverswim)
 
 The corrected calibration (DESIGN.md §3, docs/PRIVACY.md) at K_max = ${KMAX}, δ = 1e-5, as
 \`billboardd --print-params\` derives it for the defaults (a release grid from the auto
-start, f = 0.2). Every Gram matrix carries the ridge 2λ̃ on its diagonal, so
-w_h = Λ̃⁻¹(ỹ_h + 2λ̃·m_h·1) is shrunk towards the prior m_h (a tenth of the step's largest
-target, docs/PRIVACY.md §3.2) until the data outweigh it, and every y release carries noise σ_y per
+start, f = 0.2). Every Gram matrix carries the ridge 2λ̃ on its diagonal, so w_h = Λ̃⁻¹ỹ_h
+is shrunk towards 0 until the data outweigh it (the next values in the targets come from
+the same regression shrunk towards half of each step's largest target instead,
+docs/PRIVACY.md §3.2), and every y release carries noise σ_y per
 coordinate; with at most N_max releases of y, σ_y is what the first releases fight, which
 is why the grid starts only once k₀/d ≥ 10 σ_y. Non-private runs use ridge 1.
 

@@ -286,8 +286,9 @@ const char *bb_config_usage(void)
            "  --y-exponent p       step h's y noise proportional to its sensitivity^p\n"
            "                       at the same rho_y; 0 = one sigma_y for all steps\n"
            "                       (default 1; with --value-clip remaining)\n"
-           "  --prior-value k      the regressions shrink towards k times the step's\n"
-           "                       largest target, not 0 (default 0.1; post-processing)\n";
+           "  --prior-value k      the next values in the regression targets come from\n"
+           "                       weights shrunk towards k times the step's largest\n"
+           "                       target, not 0 (default 0.5; post-processing)\n";
 }
 
 static json_t *num(double v)

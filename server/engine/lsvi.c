@@ -29,7 +29,8 @@ int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d, int threads)
     ws->rows = per * (size_t)A;
     ws->target = malloc(sizeof(double) * BB_STORE_BLOCK);
     ws->y = malloc(sizeof(double) * (size_t)d);
-    int ok = ws->target && ws->y;
+    ws->w_next = malloc(sizeof(double) * (size_t)d);
+    int ok = ws->target && ws->y && ws->w_next;
     for (int t = 0; t < ws->threads; t++) {
         ws->work[t] = malloc(sizeof(double) * ws->rows * (size_t)d);
         ws->q[t] = malloc(sizeof(double) * ws->rows);
@@ -50,6 +51,7 @@ void bb_lsvi_ws_release(struct bb_lsvi_ws *ws)
     }
     free(ws->target);
     free(ws->y);
+    free(ws->w_next);
     memset(ws, 0, sizeof(*ws));
 }
 
@@ -125,14 +127,21 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
     const size_t dd = (size_t)d * d;
     const long nblocks = (job->n + BB_STORE_BLOCK - 1) / BB_STORE_BLOCK;
 
+    /* The weights the next values come from: step h+1's published w, or,
+     * with a prior, its regression shrunk towards the prior (ws->w_next,
+     * written at the end of step h+1). */
+    int prior = 0;
+    for (int h = 0; h < H; h++)
+        prior = prior || (job->ridge > 0 && bb_params_prior_target(p, h) != 0);
     for (int h = H - 1; h >= 0; h--) {
         memset(ws->y, 0, sizeof(double) * (size_t)d);
+        const double *w_next = prior ? ws->w_next : job->w + (size_t)(h + 1) * d;
         for (long b = 0; b < nblocks; b++) {
             long len = bb_store_block_len(b, job->n);
             memcpy(ws->target, bb_store_reward(job->store, b, h), sizeof(double) * (size_t)len);
             if (h < H - 1)
                 add_next_values(job, ws, bb_store_feat(job->store, b, h + 1), len,
-                                job->chol + (size_t)(h + 1) * dd, job->w + (size_t)(h + 1) * d,
+                                job->chol + (size_t)(h + 1) * dd, w_next,
                                 bb_params_value_cap(p, h));
             /* y_h += Phi_h^T target (Alg. 1 line 8). */
             cblas_dgemv(CblasRowMajor, CblasTrans, (int)len, d, 1.0,
@@ -148,10 +157,15 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
         }
         if (job->y_noisy)
             memcpy(job->y_noisy + (size_t)h * d, wh, sizeof(double) * (size_t)d);
-        const double prior = job->ridge * bb_params_prior_target(p, h);
-        for (int j = 0; j < d; j++)
-            wh[j] += prior;
-        int rc = bb_chol_solve(job->chol + (size_t)h * dd, d, wh); /* line 10 */
+        int rc;
+        if (prior) { /* the next values of step h-1: towards m_h, not 0 */
+            const double m = job->ridge * bb_params_prior_target(p, h);
+            for (int j = 0; j < d; j++)
+                ws->w_next[j] = wh[j] + m;
+            if ((rc = bb_chol_solve(job->chol + (size_t)h * dd, d, ws->w_next)) != BB_OK)
+                return rc;
+        }
+        rc = bb_chol_solve(job->chol + (size_t)h * dd, d, wh); /* line 10 */
         if (rc != BB_OK)
             return rc;
     }

@@ -6,13 +6,16 @@
  *   y_h  = sum_i phi_h^i (r_h^i + V_{h+1}(x_{h+1}^i))
  *   y~_h = snap(y_h) + N_Z(0, sigma_h^2) on step h's grid (private runs;
  *          sigma_h = bb_params_sigma_y_drawn_step)
- *   w_h  = Lambda~_h^-1 (y~_h + ridge m_h 1)             (Cholesky solve)
+ *   w_h  = Lambda~_h^-1 y~_h                             (Cholesky solve)
  * with Q_{h+1} from the policy kernel bb_q_values(): the bonus of every
  * stored next state for every action is one triangular solve per chunk.
- * floor is 0 (corrected) or -inf (the paper as printed); m_h is the
- * regression's prior, bb_params_prior_target (0 in the paper, so there
- * w_h = Lambda~_h^-1 y~_h). y~_h is what is stored; the prior, a public
- * constant, is added after it, like any post-processing.
+ * floor is 0 (corrected) or -inf (the paper as printed). With a prior
+ * m_h (bb_params_prior_target, a public constant; 0 in the paper and
+ * non-private), the next values V_{h+1} in step h's targets come instead
+ * from u_{h+1} = Lambda~_{h+1}^-1 (y~_{h+1} + ridge m_{h+1} 1), the
+ * regression shrunk towards m_{h+1} rather than 0: rarely reached next
+ * states count as worth a share of their range. w_h, what is published and
+ * what clinics act on, stays Lambda~_h^-1 y~_h; y~_h is what is stored.
  */
 #ifndef BB_LSVI_H
 #define BB_LSVI_H
@@ -38,6 +41,7 @@ struct bb_lsvi_ws {
     double *q[BB_LSVI_MAX_THREADS];          /* rows each */
     double *target;                          /* BB_STORE_BLOCK */
     double *y;                               /* d */
+    double *w_next;                          /* d: the next values' weights */
 };
 
 /* threads: 1 .. BB_LSVI_MAX_THREADS; 0 means the number of online CPUs. */

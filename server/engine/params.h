@@ -123,10 +123,11 @@ struct bb_params {
     double y_exponent;    /* p: step h's y noise sigma_h is proportional to its
                              sensitivity Delta_h^p, at the same rho_y (docs/PRIVACY.md
                              §2); 0 = one sigma_y for every step */
-    double prior_value;   /* kappa: the ridge regression of step h shrinks towards
-                             kappa times the step's largest target instead of 0
-                             (bb_params_prior_target; post-processing,
-                             docs/PRIVACY.md §3.2); 0 = towards 0, the paper's */
+    double prior_value;   /* kappa: the next values in step h's targets come from
+                             step h+1's regression shrunk towards kappa times its
+                             largest target instead of 0 (bb_params_prior_target,
+                             lsvi.h; post-processing, docs/PRIVACY.md §3.2);
+                             0 = towards 0, the paper's */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */
@@ -164,8 +165,9 @@ struct bb_params {
 /* Fills p with the defaults (f = 0.2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
  * corrected calibration, rare switching, mechanism auto on a g = 1.5 grid,
  * tight shift bound at scale 0.35, V clipped to the steps left, step h's
- * y noise proportional to its sensitivity, regressions shrunk towards 0.1
- * of each step's largest target) and zero sizes. docs/RESULTS.md says how they were chosen. */
+ * y noise proportional to its sensitivity, next values from regressions
+ * shrunk towards 0.5 of each step's largest target) and zero sizes.
+ * docs/RESULTS.md says how they were chosen. */
 void bb_params_defaults(struct bb_params *p);
 
 /* Validates the configuration in p and computes every derived field.
@@ -200,14 +202,15 @@ double bb_params_sigma_y_step(const struct bb_params *p, int h);
 double bb_params_grid_y_step(const struct bb_params *p, int h);
 double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h);
 
-/* The value the ridge regression of step h (0-based) shrinks towards in a
- * private run: kappa * Delta_h / 2, kappa times the largest target of the
- * step (1 + bb_params_value_cap). lsvi.c adds ridge * this to every
- * coordinate of y~_h, so that w_h = Lambda~_h^-1 (y~_h + ridge m_h 1): with
- * no data in a direction, phi . w_h = m_h for features whose coordinates
- * sum to 1 (one-hot, the simplex), instead of 0, and the pull fades as
- * ridge / (n + ridge) with the n visits. 0 when non-private (textbook
- * LSVI-UCB, ridge 1) or kappa = 0. A function of public constants. */
+/* The value step h's (0-based) regression is shrunk towards when it gives
+ * the next values of step h-1's targets, in a private run: m_h = kappa *
+ * Delta_h / 2, kappa times the step's largest target (1 + value cap).
+ * lsvi.c solves u_h = Lambda~_h^-1 (y~_h + ridge m_h 1): with no data in a
+ * direction, phi . u_h = m_h for features whose coordinates sum to 1
+ * (one-hot, the simplex), instead of 0, and the pull fades as
+ * ridge / (n + ridge) with the n visits. The published w_h stays
+ * Lambda~_h^-1 y~_h. 0 when non-private (textbook LSVI-UCB, ridge 1) or
+ * kappa = 0. A function of public constants. */
 double bb_params_prior_target(const struct bb_params *p, int h);
 
 /* The mechanisms' parameters in words, for GET /v1/privacy: the Gram

@@ -66,18 +66,19 @@ import json, sys
 d = json.load(sys.stdin)
 assert all(abs(x - d["sigma_y"]) <= 1e-4 * d["sigma_y"] for x in d["sigma_y_drawn_step"]), d
 ' || { echo "--y-exponent 0 does not give sigma_y at every step" >&2; exit 1; }
-# The regressions shrink towards 0.1 of each step's largest target, H - h + 1
+# The next values come from regressions shrunk towards 0.5 of each step's
+# largest target, H - h + 1
 # (--prior-value, docs/PRIVACY.md §3.2): post-processing, so sigma_y and the
 # ridge do not move with it; none in a non-private run.
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
     >"$TMP/p02.json"
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
-    --prior-value 0.5 >"$TMP/p05.json"
+    --prior-value 0.3 >"$TMP/p05.json"
 python3 - "$TMP/p02.json" "$TMP/p05.json" <<'PY' || { echo "prior target wrong" >&2; exit 1; }
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
-assert a["prior_value"] == 0.1 and b["prior_value"] == 0.5, (a["prior_value"], b["prior_value"])
-for d, k in ((a, 0.1), (b, 0.5)):
+assert a["prior_value"] == 0.5 and b["prior_value"] == 0.3, (a["prior_value"], b["prior_value"])
+for d, k in ((a, 0.5), (b, 0.3)):
     want = [k * (5 - h) for h in range(5)]
     assert all(abs(x - w) <= 1e-12 for x, w in zip(d["prior_target_step"], want)), d
 for key in ("sigma_y_drawn", "sigma_gram_drawn", "ridge", "max_updates", "rho_y"):
