@@ -148,14 +148,14 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
 - **Privacy costs a factor of a few on the simplex MDP, most of the learning on
   RiverSwim.** These are single seeds at the β of this page; the price of privacy
   section above (five seeds, the default β) is the measure. Here private LSVI-UCB at
-  ε = 10 reaches 5,120 on the simplex MDP (0.10× the random policy's regret, 7.8×
-  non-private; slope 0.51: still learning at the end), at ε = 1 14,768 (0.29×). On
-  RiverSwim the private runs end at 0.59× random at ε = 10, 0.69× at ε = 5 and at
-  random's level at ε = 1: the chain needs deliberate exploration (non-private needs
-  β ≥ 4), and a handful of noisy updates supplies only part of it.
+  ε = 10 reaches 4,520 on the simplex MDP (0.089× the random policy's regret, 6.9×
+  non-private; slope 0.47: still learning at the end), at ε = 1 19,907 (0.39×). On
+  RiverSwim the private runs end at 0.44× random at ε = 10, 0.70× at ε = 5 and 0.94×
+  at ε = 1: the chain needs deliberate exploration (non-private needs β ≥ 4), and a
+  handful of noisy updates supplies only part of it.
 - **The paper's printed calibration buys nothing.** It under-noises y (not private as
   stated), yet on its own construction (the tree over every episode, its operator-norm
-  bound) it ends at 24,027 on the simplex MDP at ε = 10, 4.7× the defaults' regret: the
+  bound) it ends at 24,027 on the simplex MDP at ε = 10, 5.3× the defaults' regret: the
   ridge its tree noise needs, not the y noise, limits it.
 - **Before the first update the recommendation is random.** Version 0 holds no data;
   the private runs play random actions, drawn per episode, until the first release (the
@@ -169,7 +169,7 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
 that environment, private and non-private alike.** Each is the best β of the sweep below
 (K = ${SWEEP_K}, one command per environment: \`billboard-sim --beta-sweep ${SWEEP} ...\`,
 logged in \`${WORK}/sweep-*.log\`) for non-private rare-switching LSVI-UCB, the column where
-β matters. The private runs change little with β up to 3 (2,082–2,109 at K = 10⁴ on the
+β matters. The private runs change little with β up to 3 (2,326–2,351 at K = 10⁴ on the
 simplex MDP): the y noise of their few updates, not the bonus, moves their estimates, so the
 common β costs them little (their own default, β = 1, is chosen in the price of privacy
 section above). Below β ≈ 1 the bonus of an unexplored first-step
