@@ -129,10 +129,9 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
 
     /* The weights the next values come from: step h+1's published w, or,
      * with a prior, its regression shrunk towards the prior (ws->w_next,
-     * written at the end of step h+1). */
-    int prior = 0;
-    for (int h = 0; h < H; h++)
-        prior = prior || (job->ridge > 0 && bb_params_prior_target(p, h) != 0);
+     * written at the end of step h+1). Step 0's target is the largest, so
+     * a prior anywhere is one there. */
+    const int prior = job->ridge > 0 && bb_params_prior_target(p, 0) != 0;
     for (int h = H - 1; h >= 0; h--) {
         memset(ws->y, 0, sizeof(double) * (size_t)d);
         const double *w_next = prior ? ws->w_next : job->w + (size_t)(h + 1) * d;
