@@ -176,7 +176,14 @@ static int read_config(struct bb_sim_run *r, const char *url, const char *cacert
     p->ridge = json_number_value(json_object_get(cfg, "ridge"));
     p->max_updates = (long)json_integer_value(json_object_get(cfg, "max_updates"));
     r->algo = p->is_private ? BB_SIM_PRIVATE : BB_SIM_LSVI_UCB_RARE;
-    if (p->H != r->env->H || p->d != r->env->d || p->A != r->env->A) {
+    const char *feat = json_string_value(json_object_get(cfg, "features"));
+    if (feat && strcmp(feat, "simplex") == 0 && bb_sim_env_domain(r->env) != BB_FEATURES_SIMPLEX) {
+        snprintf(why, whylen,
+                 "the daemon accepts simplex features only (entries >= 0, sum <= 1) but the "
+                 "environment %s has rows outside",
+                 r->env->name);
+        rc = BB_EINVAL;
+    } else if (p->H != r->env->H || p->d != r->env->d || p->A != r->env->A) {
         snprintf(why, whylen,
                  "the daemon has H=%d d=%d A=%d but the environment %s has H=%d d=%d A=%d", p->H,
                  p->d, p->A, r->env->name, r->env->H, r->env->d, r->env->A);

@@ -260,6 +260,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
     o->jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
     o->algo_on[BB_SIM_LSVI_UCB_RARE] = o->algo_on[BB_SIM_PRIVATE] = o->algo_on[BB_SIM_RANDOM] = 1;
     bb_params_defaults(&o->base);
+    o->base.features = BB_FEATURES_AUTO; /* the environment's (bb_sim_params) */
     for (size_t i = 0; i < NOWN; i++)
         table[nt++] = own[i];
     for (size_t i = 0; bb_config_flag(i) && nt < MAX_OPTS; i++) {

@@ -32,10 +32,26 @@ int bb_sim_algo_parse(const char *name, enum bb_sim_algo *out)
     return BB_EINVAL;
 }
 
+enum bb_features bb_sim_env_domain(const struct bb_sim_env *env)
+{
+    struct bb_params q;
+    bb_params_defaults(&q);
+    q.d = env->d;
+    q.features = BB_FEATURES_SIMPLEX;
+    for (int s = 0; s < env->S; s++)
+        for (int a = 0; a < env->A; a++)
+            if (!bb_params_feature_row_ok(&q, bb_sim_env_features(env, s) + (size_t)a * env->d,
+                                          NULL, 0))
+                return BB_FEATURES_BALL;
+    return BB_FEATURES_SIMPLEX;
+}
+
 int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const struct bb_params *base,
                   long episodes, struct bb_params *p, char *why, size_t whylen)
 {
     *p = *base;
+    if (p->features == BB_FEATURES_AUTO)
+        p->features = bb_sim_env_domain(env);
     p->H = env->H;
     p->d = env->d;
     p->A = env->A;

@@ -45,6 +45,11 @@ int bb_sim_algo_parse(const char *name, enum bb_sim_algo *out) BB_WARN_UNUSED;
  * (base's, or episodes if unset), rho/epsilon, update rule and calibration
  * from the algorithm (base's epsilon/rho are kept for private and paper,
  * forced to infinity otherwise), then derives. BB_EINVAL + why on error. */
+/* The feature map's set: BB_FEATURES_SIMPLEX if every phi(s,a) of env is
+ * >= 0 with sum <= 1 (bb_params_feature_row_ok), else BB_FEATURES_BALL.
+ * A property of the public feature map, so a free choice of the defaults. */
+enum bb_features bb_sim_env_domain(const struct bb_sim_env *env);
+
 int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const struct bb_params *base,
                   long episodes, struct bb_params *p, char *why, size_t whylen) BB_WARN_UNUSED;
 

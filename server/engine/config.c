@@ -54,6 +54,8 @@ static const char *const bound_names[] = {[BB_BOUND_PAPER] = "paper", [BB_BOUND_
                                           NULL};
 static const char *const prior_names[] = {[BB_PRIOR_UNIFORM] = "uniform",
                                           [BB_PRIOR_GREEDY] = "greedy", NULL};
+static const char *const features_names[] = {[BB_FEATURES_BALL] = "ball",
+                                             [BB_FEATURES_SIMPLEX] = "simplex", NULL};
 static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
                                                 [BB_CAL_PAPER] = "paper", NULL};
 
@@ -92,6 +94,7 @@ static const struct opt opts[] = {
     {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, prior_names},
     {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL},
     {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL},
+    {"features", K_ENUM, OFF(features), 0, 0, features_names},
 };
 #undef OFF
 
@@ -209,6 +212,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->prior_policy = BB_PRIOR_GREEDY;
     p->y_exponent = 0;
     p->prior_value = 0;
+    p->features = BB_FEATURES_BALL;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;
@@ -288,7 +292,11 @@ const char *bb_config_usage(void)
            "                       (default 1; with --value-clip remaining)\n"
            "  --prior-value k      the next values in the regression targets come from\n"
            "                       weights shrunk towards k times the step's largest\n"
-           "                       target, not 0 (default 0.5; post-processing)\n";
+           "                       target, not 0 (default 0.5; post-processing)\n"
+           "  --features SET       the clinics' feature rows: ball (||phi||_2 <= 1, the\n"
+           "                       default) or simplex (also phi >= 0, sum <= 1; other\n"
+           "                       rows are refused, and a private run's y noise shrinks\n"
+           "                       with a bound on the next values, docs/PRIVACY.md §3.3)\n";
 }
 
 static json_t *num(double v)
@@ -353,6 +361,8 @@ json_t *bb_config_to_json(const struct bb_params *p)
     for (int h = 0; prior && h < p->H; h++)
         rc |= json_array_append_new(prior, json_real(bb_params_prior_target(p, h)));
     rc |= json_object_set_new(o, "prior_target_step", prior);
+    rc |= json_object_set_new(o, "features", json_string(bb_features_name(p->features)));
+    rc |= json_object_set_new(o, "next_value_bound", json_boolean(bb_params_next_bound(p)));
     if (rc) {
         json_decref(o);
         return NULL;

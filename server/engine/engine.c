@@ -5,6 +5,7 @@
 #include "engine.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,6 +227,23 @@ static int after_add(struct bb_engine *e)
     return refresh(e);
 }
 
+/* Every feature row of ep in the declared set (bb_params_feature_row_ok);
+ * the pointer to the first that is not into field, as bb_episode_check. */
+static int domain_check(const struct bb_engine *e, const struct bb_episode *ep, char *field,
+                        size_t fieldlen, char *why, size_t whylen)
+{
+    const struct bb_params *p = &e->p;
+    for (int h = 0; h < p->H; h++)
+        for (int a = 0; a < p->A; a++)
+            if (!bb_params_feature_row_ok(p, ep->features + ((size_t)h * p->A + a) * p->d, why,
+                                          whylen)) {
+                if (field && fieldlen)
+                    snprintf(field, fieldlen, "/steps/%d/features/%d", h, a);
+                return BB_EINVAL;
+            }
+    return BB_OK;
+}
+
 int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field, size_t fieldlen,
                   char *why, size_t whylen)
 {
@@ -234,6 +252,8 @@ int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field,
     if (bb_mech_ready(e->mech) != BB_OK) /* recovery not finished: adding would draw over a gap */
         return BB_EINVAL;
     int rc = bb_episode_check(ep, e->p.H, e->p.A, e->p.d, field, fieldlen, why, whylen);
+    if (rc == BB_OK)
+        rc = domain_check(e, ep, field, fieldlen, why, whylen);
     if (rc != BB_OK)
         return rc;
     if ((rc = bb_store_append(&e->store, ep)) != BB_OK)
@@ -252,6 +272,8 @@ static int replay_one(void *ctx, const struct bb_episode *ep)
     if (e->store.n >= e->p.K_max)
         return BB_EFULL;
     int rc = bb_episode_check(ep, e->p.H, e->p.A, e->p.d, NULL, 0, NULL, 0);
+    if (rc == BB_OK)
+        rc = domain_check(e, ep, NULL, 0, NULL, 0);
     if (rc == BB_OK)
         rc = bb_store_append(&e->store, ep);
     if (rc == BB_OK) {

@@ -4,6 +4,7 @@
 #include "lsvi.h"
 
 #include <cblas.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,12 @@ int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d, int threads)
     ws->target = malloc(sizeof(double) * BB_STORE_BLOCK);
     ws->y = malloc(sizeof(double) * (size_t)d);
     ws->w_next = malloc(sizeof(double) * (size_t)d);
-    int ok = ws->target && ws->y && ws->w_next;
+    ws->eye = calloc((size_t)d * d, sizeof(double));
+    ws->sq = malloc(sizeof(double) * (size_t)d * d);
+    ws->qd = malloc(sizeof(double) * (size_t)d);
+    int ok = ws->target && ws->y && ws->w_next && ws->eye && ws->sq && ws->qd;
+    for (int j = 0; ok && j < d; j++)
+        ws->eye[(size_t)j * d + j] = 1.0;
     for (int t = 0; t < ws->threads; t++) {
         ws->work[t] = malloc(sizeof(double) * ws->rows * (size_t)d);
         ws->q[t] = malloc(sizeof(double) * ws->rows);
@@ -52,6 +58,9 @@ void bb_lsvi_ws_release(struct bb_lsvi_ws *ws)
     free(ws->target);
     free(ws->y);
     free(ws->w_next);
+    free(ws->eye);
+    free(ws->sq);
+    free(ws->qd);
     memset(ws, 0, sizeof(*ws));
 }
 
@@ -120,6 +129,17 @@ static void add_next_values(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws
     }
 }
 
+double bb_lsvi_next_bound(int d, const double *l, const double *u, double beta,
+                          const double *eye, double *sq, double *q)
+{
+    bb_q_values(d, l, u, beta, INFINITY, eye, (size_t)d, q, sq);
+    double b = 0;
+    for (int j = 0; j < d; j++)
+        if (q[j] > b)
+            b = q[j];
+    return (1.0 + BB_SIMPLEX_SLACK) * b;
+}
+
 int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
 {
     const struct bb_params *p = job->p;
@@ -132,8 +152,13 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
      * written at the end of step h+1). Step 0's target is the largest, so
      * a prior anywhere is one there. */
     const int prior = job->ridge > 0 && bb_params_prior_target(p, 0) != 0;
+    const int bound = bb_params_next_bound(p);
+    double b_next = INFINITY; /* B_{h+1}: none for the last step */
     for (int h = H - 1; h >= 0; h--) {
         memset(ws->y, 0, sizeof(double) * (size_t)d);
+        double cap = bb_params_value_cap(p, h);
+        if (b_next < cap) /* also false for a NaN bound: the cap stands */
+            cap = b_next;
         const double *w_next = prior ? ws->w_next : job->w + (size_t)(h + 1) * d;
         for (long b = 0; b < nblocks; b++) {
             long len = bb_store_block_len(b, job->n);
@@ -141,13 +166,23 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             if (h < H - 1)
                 add_next_values(job, ws, bb_store_feat(job->store, b, h + 1), len,
                                 job->chol + (size_t)(h + 1) * dd, w_next,
-                                bb_params_value_cap(p, h));
+                                cap);
             /* y_h += Phi_h^T target (Alg. 1 line 8). */
             cblas_dgemv(CblasRowMajor, CblasTrans, (int)len, d, 1.0,
                         bb_store_chosen(job->store, b, h), d, ws->target, 1, 1.0, ws->y, 1);
         }
         double *wh = job->w + (size_t)h * d;
         const struct bb_sampler *ys = &job->y_noise[h];
+        struct bb_sampler at;
+        if (ys->s2 != 0 && cap < bb_params_value_cap(p, h)) {
+            int rc = bb_sampler_init(&at, bb_params_sigma_y_drawn_at(p, h, cap),
+                                     bb_params_grid_y_at(p, h, cap));
+            if (rc != BB_OK)
+                return rc;
+            ys = &at;
+        }
+        if (job->sigma_y)
+            job->sigma_y[h] = ys->s2 != 0 ? ys->sigma : 0.0;
         for (int j = 0; j < d; j++) {
             double v = ws->y[j];
             if (ys->s2 != 0) /* Alg. 1 line 9, corrected sigma_y, step h's */
@@ -167,6 +202,9 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
         rc = bb_chol_solve(job->chol + (size_t)h * dd, d, wh); /* line 10 */
         if (rc != BB_OK)
             return rc;
+        if (bound)
+            b_next = bb_lsvi_next_bound(d, job->chol + (size_t)h * dd, prior ? ws->w_next : wh,
+                                        p->beta, ws->eye, ws->sq, ws->qd);
     }
     return BB_OK;
 }

@@ -16,6 +16,14 @@
  * regression shrunk towards m_{h+1} rather than 0: rarely reached next
  * states count as worth a share of their range. w_h, what is published and
  * what clinics act on, stays Lambda~_h^-1 y~_h; y~_h is what is stored.
+ *
+ * With a next-value bound (bb_params_next_bound: private, corrected,
+ * features declared simplex), V_{h+1} in step h's targets is clipped also
+ * at B_{h+1} = bb_lsvi_next_bound(u_{h+1}), the largest Q_{h+1} any feature
+ * row in the simplex can have, a function of released values only; the
+ * clip never binds for such rows, and step h's noise is drawn at
+ * bb_params_sigma_y_drawn_at(min(cap, B_{h+1})) on that sigma's grid: a
+ * smaller range, a smaller sensitivity, the same rho (docs/PRIVACY.md §3.3).
  */
 #ifndef BB_LSVI_H
 #define BB_LSVI_H
@@ -42,6 +50,8 @@ struct bb_lsvi_ws {
     double *target;                          /* BB_STORE_BLOCK */
     double *y;                               /* d */
     double *w_next;                          /* d: the next values' weights */
+    double *eye, *sq;                        /* d*d: the identity, scratch */
+    double *qd;                              /* d: Q of the simplex's corners */
 };
 
 /* threads: 1 .. BB_LSVI_MAX_THREADS; 0 means the number of online CPUs. */
@@ -61,7 +71,17 @@ struct bb_lsvi_job {
                                         of the prior (bb_params_prior_target) */
     double *w;                       /* out, H*d */
     double *y_noisy;                 /* out, H*d: y~ (may be NULL) */
+    double *sigma_y;                 /* out, H: the sd step h's noise was drawn at
+                                        (0 without noise; may be NULL) */
 };
+
+/* B = (1 + BB_SIMPLEX_SLACK) max(0, max_j (u_j + beta sqrt((Lambda^-1)_jj))):
+ * the largest x^T u + beta ||x||_{Lambda^-1} over rows x >= 0 with
+ * sum x <= 1 + BB_SIMPLEX_SLACK, a convex function whose maximum over that
+ * polytope is at a corner, 0 or (1 + slack) e_j. l: the lower Cholesky
+ * factor of Lambda; eye: the d x d identity; sq, q: d*d and d of scratch. */
+double bb_lsvi_next_bound(int d, const double *l, const double *u, double beta,
+                          const double *eye, double *sq, double *q);
 
 /* Runs the pass. Reads only the job's inputs, so it may run on a worker
  * thread while another thread appends episodes n, n+1, ... to the store. */

@@ -59,6 +59,7 @@ void bb_params_defaults(struct bb_params *p)
     p->value_clip = BB_VCLIP_REMAINING;
     p->y_exponent = Y_EXPONENT_DEFAULT;
     p->prior_value = PRIOR_VALUE_DEFAULT;
+    p->features = BB_FEATURES_BALL;
 }
 
 long bb_release_grid(double k0, double g, long K_max, long *out, long cap)
@@ -196,9 +197,70 @@ double bb_params_grid_y_step(const struct bb_params *p, int h)
 
 double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h)
 {
-    double s = bb_params_sigma_y_step(p, h);
-    return s * (1.0 + bb_params_grid_y_step(p, h) * sqrt((double)p->d) /
-                          bb_params_y_sensitivity(p, h));
+    return bb_params_sigma_y_drawn_at(p, h, bb_params_value_cap(p, h));
+}
+
+double bb_params_sigma_y_at(const struct bb_params *p, int h, double cap)
+{
+    return bb_params_sigma_y_step(p, h) * (1.0 + cap) / (1.0 + bb_params_value_cap(p, h));
+}
+
+double bb_params_grid_y_at(const struct bb_params *p, int h, double cap)
+{
+    return bb_grid_for(bb_params_sigma_y_at(p, h, cap));
+}
+
+double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap)
+{
+    return bb_params_sigma_y_at(p, h, cap) *
+           (1.0 + bb_params_grid_y_at(p, h, cap) * sqrt((double)p->d) / (2.0 * (1.0 + cap)));
+}
+
+int bb_params_next_bound(const struct bb_params *p)
+{
+    return p->is_private && p->calibration == BB_CAL_CORRECTED &&
+           p->features == BB_FEATURES_SIMPLEX;
+}
+
+int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char *why,
+                             size_t whylen)
+{
+    if (p->features != BB_FEATURES_SIMPLEX)
+        return 1;
+    double sum = 0;
+    for (int j = 0; j < p->d; j++) {
+        if (phi[j] < 0) {
+            if (why && whylen)
+                snprintf(why, whylen,
+                         "feature %d is negative; this billboard's features are declared "
+                         "simplex (every entry >= 0, their sum <= 1)",
+                         j);
+            return 0;
+        }
+        sum += phi[j];
+    }
+    if (sum > 1.0 + BB_SIMPLEX_SLACK) {
+        if (why && whylen)
+            snprintf(why, whylen,
+                     "feature row sums to %.12g; this billboard's features are declared "
+                     "simplex (every entry >= 0, their sum <= 1)",
+                     sum);
+        return 0;
+    }
+    return 1;
+}
+
+const char *bb_features_name(enum bb_features f)
+{
+    switch (f) {
+    case BB_FEATURES_BALL:
+        return "ball";
+    case BB_FEATURES_SIMPLEX:
+        return "simplex";
+    case BB_FEATURES_AUTO:
+        return "auto";
+    }
+    return NULL;
 }
 
 const char *bb_bound_name(enum bb_bound b)
@@ -361,6 +423,8 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         return fail(why, whylen, "y noise exponent must be in [0, 4]");
     if (!(p->prior_value >= 0 && p->prior_value <= 1))
         return fail(why, whylen, "prior value must be in [0, 1]");
+    if (p->features != BB_FEATURES_BALL && p->features != BB_FEATURES_SIMPLEX)
+        return fail(why, whylen, "features must be ball or simplex");
     if (p->rho == 0 && p->epsilon > 0) {
         if (!isfinite(p->epsilon))
             p->rho = INFINITY;

@@ -93,6 +93,25 @@ enum bb_value_clip { BB_VCLIP_HORIZON = 0, BB_VCLIP_REMAINING = 1 };
  *   BB_PRIOR_GREEDY   the argmax of the prior's Q (bonus only), the paper's */
 enum bb_prior_policy { BB_PRIOR_UNIFORM = 0, BB_PRIOR_GREEDY = 1 };
 
+/* The set the clinics' feature rows lie in (a public property of the
+ * feature map, declared by the operator):
+ *   BB_FEATURES_BALL     ||phi||_2 <= 1, the paper's assumption (the default)
+ *   BB_FEATURES_SIMPLEX  also phi >= 0 and sum_j phi_j <= 1 (one-hot and
+ *                        soft-aggregation features, both simulator MDPs):
+ *                        episodes outside are refused, and the next values
+ *                        in step h's targets are clipped at a bound computed
+ *                        from step h+1's released regression, which never
+ *                        binds for such features and lets step h's y noise
+ *                        shrink with it at the same rho (lsvi.h,
+ *                        bb_params_sigma_y_at; docs/PRIVACY.md §3.3)
+ *   BB_FEATURES_AUTO     the simulator's: simplex if every row of the
+ *                        environment's feature map lies in it, else ball;
+ *                        bb_params_derive refuses it */
+enum bb_features { BB_FEATURES_BALL = 0, BB_FEATURES_SIMPLEX = 1, BB_FEATURES_AUTO = 2 };
+
+/* Rows count as in the simplex up to this rounding of their sum. */
+#define BB_SIMPLEX_SLACK 1e-9
+
 /* Release start 'auto': k0 >= BB_RELEASE_START_SNR * d * sigma_y (params.c). */
 #define BB_RELEASE_START_SNR 10.0
 
@@ -128,6 +147,7 @@ struct bb_params {
                              largest target instead of 0 (bb_params_prior_target,
                              lsvi.h; post-processing, docs/PRIVACY.md §3.2);
                              0 = towards 0, the paper's */
+    enum bb_features features;
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */
@@ -201,6 +221,30 @@ double bb_params_sigma_y_step(const struct bb_params *p, int h);
  * sensitivity to noise, and with it rho_y, holds after snapping. */
 double bb_params_grid_y_step(const struct bb_params *p, int h);
 double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h);
+
+/* Step h's y noise when its next values are clipped at cap, at most
+ * bb_params_value_cap(p, h): the sensitivity 2(1 + cap) and sigma scaled
+ * together from the _step values (sigma_at = sigma_step * (1 + cap) /
+ * (1 + value_cap)), so the step's rho is the same for every cap; the grid
+ * is the one for that sigma, and _drawn_at inflates for snapping to it as
+ * _drawn_step does. At cap = bb_params_value_cap(p, h) they equal the
+ * _step values. */
+double bb_params_sigma_y_at(const struct bb_params *p, int h, double cap);
+double bb_params_grid_y_at(const struct bb_params *p, int h, double cap);
+double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap);
+
+/* Whether the backward pass clips the next values at the bound from the
+ * released regression and scales the y noise with it: a private run with
+ * the corrected calibration and BB_FEATURES_SIMPLEX. */
+int bb_params_next_bound(const struct bb_params *p);
+
+/* Whether a feature row lies in the declared set beyond the unit ball: for
+ * BB_FEATURES_SIMPLEX, every entry >= 0 and their sum <= 1 +
+ * BB_SIMPLEX_SLACK; always for BB_FEATURES_BALL. The reason into why. */
+int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char *why,
+                             size_t whylen);
+
+const char *bb_features_name(enum bb_features f);
 
 /* The value step h's (0-based) regression is shrunk towards when it gives
  * the next values of step h-1's targets, in a private run: m_h = kappa *

@@ -84,6 +84,28 @@ for d, k in ((a, 0.5), (b, 0.3)):
 for key in ("sigma_y_drawn", "sigma_gram_drawn", "ridge", "max_updates", "rho_y"):
     assert a[key] == b[key], key
 PY
+# --features simplex (docs/PRIVACY.md §3.3): the next-value bound is on in a
+# private run, and the privacy constants are those of ball; ball is the default.
+"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
+    --features simplex >"$TMP/fs.json"
+python3 - "$TMP/p02.json" "$TMP/fs.json" <<'PY' || { echo "features wrong" >&2; exit 1; }
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert (a["features"], a["next_value_bound"]) == ("ball", False), a
+assert (b["features"], b["next_value_bound"]) == ("simplex", True), b
+for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "ridge", "max_updates", "rho_y"):
+    assert a[key] == b[key], key
+PY
+[ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho inf \
+    --features simplex | python3 -c 'import json,sys; print(json.load(sys.stdin)["next_value_bound"])')" = False ] ||
+    { echo "a non-private run has the next-value bound" >&2; exit 1; }
+for bad in auto sphere; do
+    if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
+        --features "$bad" >/dev/null 2>&1; then
+        echo "--features $bad was accepted" >&2
+        exit 1
+    fi
+done
 [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho inf |
     python3 -c 'import json,sys; print(sum(json.load(sys.stdin)["prior_target_step"]))')" = 0.0 ] ||
     { echo "a non-private run has a prior" >&2; exit 1; }

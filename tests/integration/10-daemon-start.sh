@@ -79,8 +79,8 @@ wait "$pid" || fail "non-private daemon exited non-zero"
 # move a database's release grid or N_max; on a restart 'auto' (and
 # --max-updates 0) means the stored choice, and a different value is
 # refused. A database that still stores 'auto' gets its choices at start;
-# one that predates a key (here y-exponent and prior-value) keeps that key's
-# old behaviour (0) and accepts its own flags again.
+# one that predates a key (here y-exponent, prior-value and features) keeps that key's
+# old behaviour (0, ball) and accepts its own flags again.
 PIN=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --epsilon 1)
 stored_config() { sqlite3 "$TMP/pin.db" "SELECT value FROM meta WHERE key = 'config'"; }
 "$BB" --print-params "${PIN[@]}" >"$TMP/pin.json"
@@ -107,18 +107,18 @@ grep -q "contradicts" "$TMP/err" || fail "unclear message: $(cat "$TMP/err")"
 sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e "s/\"max-updates\":\"$nmax\"/\"max-updates\":\"0\"/" \
     -e 's/"mechanism":"grid-sqrt"/"mechanism":"auto"/' -e 's/,"y-exponent":"1"//' \
-    -e 's/,"prior-value":"[^"]*"//' \
+    -e 's/,"prior-value":"[^"]*"//' -e 's/,"features":"[^"]*"//' \
     "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
-if grep -q 'y-exponent\|prior-value' "$TMP/pin.old"; then
-    fail "could not drop y-exponent and prior-value: $(cat "$TMP/pin.old")"
+if grep -q 'y-exponent\|prior-value\|features' "$TMP/pin.old"; then
+    fail "could not drop y-exponent, prior-value and features: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
 : >"$TMP/daemon.log"
 DB="$TMP/pin.db" start_daemon "${PIN[@]}"
 req GET /v1/config
-[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"])')" = \
-    "(0.0, 0.0, $k0)" ] ||
+[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"]')" = \
+    "(0.0, 0.0, $k0, 'ball')" ] ||
     fail "old database's configuration: $(cat "$TMP/body")"
 stop_daemon
 grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/daemon.log")"
@@ -130,6 +130,9 @@ if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --y-exponent 1 2>"$TMP/err"; the
 fi
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --prior-value 0.2 2>"$TMP/err"; then
     fail "--prior-value 0.2 accepted on a database created with 0"
+fi
+if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --features simplex 2>"$TMP/err"; then
+    fail "--features simplex accepted on a database created before the key (ball)"
 fi
 grep -q "contradicts" "$TMP/err" || fail "unclear message: $(cat "$TMP/err")"
 echo ok

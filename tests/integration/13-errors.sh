@@ -147,4 +147,36 @@ post_episode "$tok" second "$TMP/good2"
 expect_status 201
 [ "$(jget "$TMP/body" 'd["episode"]')" = 2 ] || fail "numbering after errors: $(cat "$TMP/body")"
 stop_daemon
+
+# --features simplex (docs/PRIVACY.md §3.3): a row with a negative entry or
+# a sum above 1 is refused with its pointer even inside the unit ball, and
+# changes nothing; rows in the simplex go in.
+DB="$TMP/simplex.db"
+start_daemon "${CONF[@]}" --features simplex
+tok=$(enrol "clinic")
+before=$(snapshot)
+want=$(python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))
+print(next("/steps/%d/features/%d" % (h, a) for h, s in enumerate(e["steps"])
+           for a, f in enumerate(s["features"]) if min(f) < 0))' "$TMP/good")
+post s422a "$(cat "$TMP/good")"
+expect_pointer "$want"
+grep -q "negative" "$TMP/body" || fail "unclear message: $(cat "$TMP/body")"
+post s422b "$(mutate '
+for s in e["steps"]:
+    s["features"] = [[abs(x) / sum(map(abs, f)) for x in f] for f in s["features"]]
+e["steps"][2]["features"][1] = [0.6, 0.6, 0, 0]')"
+expect_pointer /steps/2/features/1
+grep -q "sums to 1.2" "$TMP/body" || fail "unclear message: $(cat "$TMP/body")"
+[ "$(snapshot)" = "$before" ] || fail "a refused simplex row changed the state"
+post s201 "$(mutate '
+for s in e["steps"]:
+    s["features"] = [[0.9 * abs(x) / sum(map(abs, f)) for x in f] for f in s["features"]]')"
+expect_status 201
+[ "$(sql "SELECT count(*) FROM episodes")" = 1 ] || fail "the simplex episode was not stored"
+req GET /v1/config
+[ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"]')" = "('simplex', True)" ] ||
+    fail "config: $(cat "$TMP/body")"
+stop_daemon
 echo ok

@@ -70,6 +70,7 @@ struct fixture {
     double *rew;    /* N*H */
     double ridge;   /* the job's ridge, the prior's weight (0: no prior) */
     double prior[H];/* the prior target of each step, worked out by hand */
+    int bound;      /* clip V_{h+1} also at B_{h+1} (features simplex) */
 };
 
 static void build(struct fixture *f, double beta, enum bb_calibration cal, uint64_t seed,
@@ -77,6 +78,7 @@ static void build(struct fixture *f, double beta, enum bb_calibration cal, uint6
 {
     bb_params_defaults(&f->p);
     f->ridge = 0;
+    f->bound = 0;
     memset(f->prior, 0, sizeof(f->prior));
     f->p.H = H, f->p.d = D, f->p.A = A, f->p.K_max = N, f->p.rho = INFINITY, f->p.beta = beta;
     f->p.calibration = cal;
@@ -123,13 +125,27 @@ static void release(struct fixture *f)
     free(f->rew);
 }
 
+/* B = (1 + slack) max(0, max_j u_j + beta sqrt(inv_jj)): the largest
+ * Q over the corners of the simplex, worked out with the explicit inverse. */
+static double corner_bound(const double *inv, const double *u, double beta)
+{
+    double b = 0;
+    for (int j = 0; j < D; j++)
+        b = fmax(b, u[j] + beta * sqrt(inv[j * D + j]));
+    return (1 + BB_SIMPLEX_SLACK) * b;
+}
+
 /* The reference pass: plain loops over episodes and actions. Counts how
  * often V was clipped at H and at the floor. The next values come from
- * u_{h+1} = inv (y + ridge prior 1), which is w_{h+1} without a prior. */
+ * u_{h+1} = inv (y + ridge prior 1), which is w_{h+1} without a prior;
+ * with f->bound they are clipped at corner_bound(u_{h+1}) too (counted in
+ * bounded, if not NULL). */
 static void reference(const struct fixture *f, double *w, long *capped, long *negative,
-                      long *floored)
+                      long *floored, long *bounded)
 {
     *capped = *negative = *floored = 0;
+    if (bounded)
+        *bounded = 0;
     double beta = f->p.beta;
     double u[H * D];
     for (int h = H - 1; h >= 0; h--) {
@@ -153,6 +169,14 @@ static void reference(const struct fixture *f, double *w, long *capped, long *ne
                     double q = mean + beta * sqrt(quad);
                     if (q > cap) {
                         q = cap;
+                    }
+                    if (f->bound) {
+                        double b = corner_bound(f->inv + (h + 1) * D * D, wn, beta);
+                        if (q > b) {
+                            q = b;
+                            if (bounded)
+                                (*bounded)++;
+                        }
                     }
                     if (q > best)
                         best = q;
@@ -233,7 +257,7 @@ static void compare(double beta, enum bb_calibration cal, char expect, uint64_t 
             }
     }
     long capped, negative, floored;
-    reference(&f, ref, &capped, &negative, &floored);
+    reference(&f, ref, &capped, &negative, &floored, NULL);
     double scale = 0;
     for (int e = 0; e < H * D; e++)
         scale = fmax(scale, fabs(ref[e]));
@@ -331,6 +355,82 @@ static void test_noise_lands_on_grid(void **state)
     release(&f);
 }
 
+/* Features declared simplex in a private run: V_{h+1} clipped also at the
+ * corner bound of step h+1's regression, and step h's noise drawn at
+ * bb_params_sigma_y_drawn_at(min(cap, B_{h+1})). The fixture's rows fill
+ * the unit ball, negative entries too, so the clip binds (rows in the
+ * simplex never reach it; the engine refuses the others). */
+static void test_next_bound_matches_reference(void **state)
+{
+    (void)state;
+    static struct fixture f;
+    build(&f, 0.05, BB_CAL_CORRECTED, 19, BB_VCLIP_REMAINING);
+    f.p.rho = 1.0;
+    f.p.features = BB_FEATURES_SIMPLEX;
+    assert_int_equal(bb_params_derive(&f.p, NULL, 0), BB_OK);
+    assert_true(bb_params_next_bound(&f.p));
+    f.bound = 1;
+    struct bb_lsvi_ws ws;
+    assert_int_equal(bb_lsvi_ws_init(&ws, A, D, 2), BB_OK);
+    /* The bound from the workspace's kernel equals the explicit one. */
+    for (int h = 0; h < H; h++) {
+        double u[D];
+        for (int j = 0; j < D; j++)
+            u[j] = (j % 3) - 1.2 + 0.1 * h;
+        assert_rel(bb_lsvi_next_bound(D, f.chol + h * D * D, u, 0.7, ws.eye, ws.sq, ws.qd),
+                   corner_bound(f.inv + h * D * D, u, 0.7), 1e-12);
+    }
+    /* Without noise: the weights are the reference's. */
+    struct bb_sampler none[H], s[H];
+    for (int h = 0; h < H; h++) {
+        assert_int_equal(bb_sampler_init(&none[h], 0, 0), BB_OK);
+        assert_int_equal(bb_sampler_init(&s[h], bb_params_sigma_y_drawn_step(&f.p, h),
+                                         bb_params_grid_y_step(&f.p, h)),
+                         BB_OK);
+    }
+    double w[H * D], y[H * D], ref[H * D], sig[H];
+    struct bb_lsvi_job job = {
+        .p = &f.p, .store = &f.store, .n = N, .chol = f.chol, .y_noise = none,
+        .rng = NULL, .w = w, .y_noisy = y, .sigma_y = sig,
+    };
+    assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
+    long capped, negative, floored, bounded;
+    reference(&f, ref, &capped, &negative, &floored, &bounded);
+    assert_true(bounded > 0); /* the clip under test was exercised */
+    double scale = 0;
+    for (int e = 0; e < H * D; e++)
+        scale = fmax(scale, fabs(ref[e]));
+    for (int e = 0; e < H * D; e++)
+        if (!(fabs(w[e] - ref[e]) <= 1e-9 * scale))
+            fail_msg("w[%d] = %.17g, reference %.17g", e, w[e], ref[e]);
+    for (int h = 0; h < H; h++)
+        assert_rel(sig[h], 0, 0); /* no noise drawn */
+    /* With noise: step h's sd and grid follow B_{h+1} of the noised w_{h+1}. */
+    struct bb_rng r;
+    bb_rng_init_seeded(&r, 20);
+    job.y_noise = s, job.rng = &r;
+    assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
+    assert_rel(sig[H - 1], bb_params_sigma_y_drawn_step(&f.p, H - 1), 0);
+    int shrunk = 0;
+    for (int h = 0; h < H - 1; h++) {
+        double cap = fmin(bb_params_value_cap(&f.p, h),
+                          corner_bound(f.inv + (h + 1) * D * D, w + (h + 1) * D, f.p.beta));
+        assert_rel(sig[h], bb_params_sigma_y_drawn_at(&f.p, h, cap), 1e-9);
+        for (int j = 0; j < D; j++)
+            assert_true(bb_on_grid(y[h * D + j], bb_params_grid_y_at(&f.p, h, cap)));
+        shrunk += sig[h] < bb_params_sigma_y_drawn_step(&f.p, h);
+    }
+    assert_true(shrunk > 0);
+    /* Ball features: the same run draws every step at its fixed sd. */
+    f.p.features = BB_FEATURES_BALL;
+    assert_int_equal(bb_params_derive(&f.p, NULL, 0), BB_OK);
+    assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
+    for (int h = 0; h < H; h++)
+        assert_rel(sig[h], bb_params_sigma_y_drawn_step(&f.p, h), 0);
+    bb_lsvi_ws_release(&ws);
+    release(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_paper_has_no_lower_clip),
         cmocka_unit_test(test_prior_matches_reference),
         cmocka_unit_test(test_noise_lands_on_grid),
+        cmocka_unit_test(test_next_bound_matches_reference),
     };
     return cmocka_run_group_tests_name("lsvi", tests, NULL, NULL);
 }

@@ -466,6 +466,87 @@ static void test_prior_target(void **state)
     }
 }
 
+static void test_next_bound_noise(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    assert_int_equal(p.features, BB_FEATURES_BALL); /* the default */
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_false(bb_params_next_bound(&p)); /* ball: no bound */
+    struct bb_params q = p;
+    q.features = BB_FEATURES_SIMPLEX;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_true(bb_params_next_bound(&q));
+    /* The privacy constants do not move: the bound rescales within rho. */
+    assert_rel(q.sigma_y_eff, p.sigma_y_eff, 0);
+    assert_rel(q.sigma_gram_eff, p.sigma_gram_eff, 0);
+    assert_int_equal(q.max_updates, p.max_updates);
+    /* At the step's own cap, the _step values (print-params, H=5 d=8 eps=10). */
+    static const double drawn[] = {44.896568683398122, 35.917332452563578, 26.937902457116337,
+                                   17.958666226281789, 8.9793331131408944};
+    for (int h = 0; h < 5; h++) {
+        double cap = bb_params_value_cap(&q, h);
+        assert_rel(bb_params_sigma_y_drawn_at(&q, h, cap), drawn[h], 1e-15);
+        assert_rel(bb_params_sigma_y_drawn_at(&q, h, cap), bb_params_sigma_y_drawn_step(&q, h), 0);
+        assert_rel(bb_params_grid_y_at(&q, h, cap), bb_params_grid_y_step(&q, h), 0);
+    }
+    /* Step 1's next values clipped at 1 instead of 3: its noise is step 4's,
+     * whose targets have the same range [0, 2] (sigma ~ Delta at p = 1). */
+    assert_rel(bb_params_sigma_y_drawn_at(&q, 0, 1.0), drawn[3], 1e-15);
+    assert_rel(bb_params_sigma_y_at(&q, 0, 1.0), bb_params_sigma_y_step(&q, 0) * 2.0 / 5.0, 1e-15);
+    assert_rel(bb_params_sigma_y_at(&q, 2, 0.0), bb_params_sigma_y_step(&q, 2) / 3.0, 1e-15);
+    /* rho of every step the same at any cap: (2 (1 + c))^2 / sigma_at^2. */
+    for (double c = 0; c <= 4.0; c += 0.25) {
+        double D0 = bb_params_y_sensitivity(&q, 0), s0 = bb_params_sigma_y_step(&q, 0);
+        double s = bb_params_sigma_y_at(&q, 0, c);
+        assert_rel(4.0 * (1 + c) * (1 + c) / (s * s), D0 * D0 / (s0 * s0), 1e-13);
+    }
+    /* One sigma_y for all steps (p = 0): scaled the same way. */
+    struct bb_params u = q;
+    u.y_exponent = 0;
+    assert_int_equal(bb_params_derive(&u, NULL, 0), BB_OK);
+    assert_rel(bb_params_sigma_y_at(&u, 0, 1.0), u.sigma_y * 2.0 / 5.0, 1e-15);
+    /* No bound without privacy or with the paper's calibration. */
+    u = q, u.rho = INFINITY, u.epsilon = 0;
+    assert_int_equal(bb_params_derive(&u, NULL, 0), BB_OK);
+    assert_false(bb_params_next_bound(&u));
+    u = q, u.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&u, NULL, 0), BB_OK);
+    assert_false(bb_params_next_bound(&u));
+    /* 'auto' is the simulator's to resolve: refused here. */
+    char why[128] = "";
+    u = q, u.features = BB_FEATURES_AUTO;
+    assert_int_equal(bb_params_derive(&u, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "features"));
+}
+
+static void test_feature_rows(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.d = 4;
+    const double corner[4] = {0, 1, 0, 0}, inside[4] = {0.25, 0.25, 0.25, 0.25},
+                 short_[4] = {0.1, 0, 0.2, 0}, zero[4] = {0}, neg[4] = {0.5, -0.01, 0.2, 0},
+                 over[4] = {0.5, 0.5, 1e-8, 0}, round_[4] = {0.5, 0.5, 1e-10, 0};
+    /* ball: every row (the unit ball is bb_feature_row_check's) */
+    assert_true(bb_params_feature_row_ok(&p, neg, NULL, 0));
+    assert_true(bb_params_feature_row_ok(&p, over, NULL, 0));
+    p.features = BB_FEATURES_SIMPLEX;
+    assert_true(bb_params_feature_row_ok(&p, corner, NULL, 0));
+    assert_true(bb_params_feature_row_ok(&p, inside, NULL, 0));
+    assert_true(bb_params_feature_row_ok(&p, short_, NULL, 0));
+    assert_true(bb_params_feature_row_ok(&p, zero, NULL, 0));
+    assert_true(bb_params_feature_row_ok(&p, round_, NULL, 0)); /* within the slack */
+    char why[200] = "";
+    assert_false(bb_params_feature_row_ok(&p, neg, why, sizeof(why)));
+    assert_non_null(strstr(why, "feature 1 is negative"));
+    assert_false(bb_params_feature_row_ok(&p, over, why, sizeof(why)));
+    assert_non_null(strstr(why, "sums to 1.00000001"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +562,8 @@ int main(void)
         cmocka_unit_test(test_release_start_auto),
         cmocka_unit_test(test_y_exponent),
         cmocka_unit_test(test_prior_target),
+        cmocka_unit_test(test_next_bound_noise),
+        cmocka_unit_test(test_feature_rows),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }

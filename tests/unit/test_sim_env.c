@@ -11,6 +11,7 @@
 
 #include "sim/env.h"
 #include "sim/eval.h"
+#include "sim/run.h"
 
 #define FIX "tests/fixtures/"
 
@@ -73,11 +74,49 @@ static void test_rejects_malformed(void **state)
     }
 }
 
+/* The simulator's default --features is the feature map's set: simplex for
+ * the built-in MDPs and the two-state file (one-hot rows), ball once a row
+ * has a negative entry or sums above 1; bb_sim_params resolves 'auto' so. */
+static void test_feature_domain(void **state)
+{
+    (void)state;
+    struct bb_sim_env *e;
+    char why[256] = "";
+    assert_int_equal(bb_sim_env_simplex(20, 3, 4, 3, 0.3, 7, &e), BB_OK);
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
+    bb_sim_env_free(e);
+    assert_int_equal(bb_sim_env_riverswim(5, 10, &e), BB_OK);
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
+    bb_sim_env_free(e);
+    assert_int_equal(bb_sim_env_load(FIX "sim_env_two_state.json", &e, why, sizeof(why)), BB_OK);
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
+    struct bb_params base, p;
+    bb_params_defaults(&base);
+    base.features = BB_FEATURES_AUTO, base.epsilon = 10;
+    assert_int_equal(bb_sim_params(e, BB_SIM_PRIVATE, &base, 1000, &p, why, sizeof(why)), BB_OK);
+    assert_int_equal(p.features, BB_FEATURES_SIMPLEX);
+    assert_true(bb_params_next_bound(&p));
+    /* A row of the same norm with a negative entry: ball. */
+    e->phi[1] = -e->phi[0], e->phi[0] = 0;
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_BALL);
+    assert_int_equal(bb_sim_params(e, BB_SIM_PRIVATE, &base, 1000, &p, why, sizeof(why)), BB_OK);
+    assert_int_equal(p.features, BB_FEATURES_BALL);
+    /* Entries >= 0 summing above 1 inside the ball: ball. */
+    e->phi[0] = 0.6, e->phi[1] = 0.6;
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_BALL);
+    /* A flag given stays. */
+    base.features = BB_FEATURES_SIMPLEX;
+    assert_int_equal(bb_sim_params(e, BB_SIM_PRIVATE, &base, 1000, &p, why, sizeof(why)), BB_OK);
+    assert_int_equal(p.features, BB_FEATURES_SIMPLEX);
+    bb_sim_env_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_example),
         cmocka_unit_test(test_rejects_malformed),
+        cmocka_unit_test(test_feature_domain),
     };
     return cmocka_run_group_tests_name("sim_env", tests, NULL, NULL);
 }
