@@ -31,8 +31,10 @@ TWO=(--env tests/fixtures/sim_env_two_state.json)
 PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon
        --release-base 2 --beta 2 --prior-policy greedy --gram-share 0.5 --prior-value 0)
 # The earlier levers' ablation starts from the paper's grid start and prior,
-# with one y noise for every step and the regressions shrunk towards 0.
-EARLY=(--release-start 1 --prior-policy greedy --gram-share 0.5 --y-exponent 0 --prior-value 0)
+# with one y noise for every step, the regressions shrunk towards 0 and no
+# next-value bound.
+EARLY=(--release-start 1 --prior-policy greedy --gram-share 0.5 --y-exponent 0 --prior-value 0
+       --features ball)
 
 sweep() { # name, then billboard-sim arguments: $WORK/name.md and name.csv
     local name=$1
@@ -66,17 +68,25 @@ sweep ablation-clip "${SIMPLEX[@]}" --epsilon "$EPS" "${EARLY[@]}" --beta 2 --me
 # The later levers: when the grid starts, what version 0 recommends
 # (docs/PRIVACY.md §1.2, §3.1) and the split f, from the earlier defaults
 # (k0 = 1, the greedy prior, f = 1/2) to today's.
-sweep ablation-start "${SIMPLEX[@]}" --epsilon "$EPS" --y-exponent 0 --prior-value 0 \
+sweep ablation-start "${SIMPLEX[@]}" --epsilon "$EPS" --y-exponent 0 --prior-value 0 --features ball \
     --sweep release-start=1,auto \
     --sweep prior-policy=greedy,uniform --sweep gram-share=0.5,0.2
 # Step h's y noise proportional to its sensitivity (docs/PRIVACY.md §2),
-# with the regressions shrunk towards 0, on both environments.
-sweep ablation-y "${SIMPLEX[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-exponent=0,1
-sweep ablation-y-river "${RIVER[@]}" --epsilon "$EPS" --prior-value 0 --sweep y-exponent=0,1
-# The latest lever: the next values' prior (docs/PRIVACY.md §3.2), on the
-# defaults otherwise, on both environments.
-sweep ablation-prior "${SIMPLEX[@]}" --epsilon "$EPS" --sweep prior-value=0,0.5
-sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --sweep prior-value=0,0.5
+# with the regressions shrunk towards 0 and no next-value bound, on both
+# environments.
+sweep ablation-y "${SIMPLEX[@]}" --epsilon "$EPS" --prior-value 0 --features ball \
+    --sweep y-exponent=0,1
+sweep ablation-y-river "${RIVER[@]}" --epsilon "$EPS" --prior-value 0 --features ball \
+    --sweep y-exponent=0,1
+# The next values' prior (docs/PRIVACY.md §3.2), on the defaults otherwise
+# without the next-value bound, on both environments.
+sweep ablation-prior "${SIMPLEX[@]}" --epsilon "$EPS" --features ball --sweep prior-value=0,0.5
+sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --features ball \
+    --sweep prior-value=0,0.5
+# The latest lever: the next-value bound of simplex features (docs/PRIVACY.md
+# §3.3), on the defaults otherwise, on both environments.
+sweep ablation-features "${SIMPLEX[@]}" --epsilon "$EPS" --sweep features=ball,simplex
+sweep ablation-features-river "${RIVER[@]}" --epsilon "$EPS" --sweep features=ball,simplex
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -174,7 +184,9 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo "RiverSwim with S = 4, 5, 7 and variants of the two-state fixture (sections"
     echo "below). No choice reads the environments here; env seed 1's ε = 10 result at"
     echo "three values of an earlier form of \`--prior-value\` was seen before its"
-    echo "choice (\"More levers\")."
+    echo "choice (\"More levers\"). The simulator's \`--features\` defaults to the"
+    echo "environment's feature set, simplex for all three here (docs/PRIVACY.md §3.3);"
+    echo "that lever has no constant to tune."
     echo
     cat "$WORK/table.md"
     echo
@@ -198,14 +210,15 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo "From the earlier defaults (release start k₀ = 1, the prior's greedy action at"
     echo "version 0, f = ½) to today's (\`--release-start auto\`, \`--prior-policy"
     echo "uniform\`, \`--gram-share 0.2\`), on the defaults otherwise, with one y noise"
-    echo "for every step and the regressions shrunk towards 0:"
+    echo "for every step, the regressions shrunk towards 0 and no next-value bound:"
     echo
     cat "$WORK/ablation-start.md"
     echo
     echo "One y noise for every step (\`--y-exponent 0\`) against step h's proportional"
     echo "to its sensitivity (\`--y-exponent 1\`, the default; docs/PRIVACY.md §2), on"
     echo "the defaults otherwise but with the regressions shrunk towards 0"
-    echo "(\`--prior-value 0\`); the simplex MDP, then RiverSwim:"
+    echo "(\`--prior-value 0\`) and no next-value bound (\`--features ball\`); the"
+    echo "simplex MDP, then RiverSwim:"
     echo
     cat "$WORK/ablation-y.md"
     echo
@@ -214,11 +227,22 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo "The next values in the targets from regressions shrunk towards 0"
     echo "(\`--prior-value 0\`, the paper's ridge) against towards half of each step's"
     echo "largest target (\`--prior-value 0.5\`, the default; docs/PRIVACY.md §3.2),"
-    echo "on the defaults otherwise; the simplex MDP, then RiverSwim:"
+    echo "on the defaults otherwise with no next-value bound (\`--features ball\`); the"
+    echo "simplex MDP, then RiverSwim:"
     echo
     cat "$WORK/ablation-prior.md"
     echo
     tail -n +3 "$WORK/ablation-prior-river.md"
+    echo
+    echo "The next values clipped at the steps left only (\`--features ball\`) against"
+    echo "also at the largest value a simplex row can have under the next step's"
+    echo "released regression, with the y noise scaled down with it (\`--features"
+    echo "simplex\`, the simulator's default here; docs/PRIVACY.md §3.3), on the defaults"
+    echo "otherwise; the simplex MDP, then RiverSwim:"
+    echo
+    cat "$WORK/ablation-features.md"
+    echo
+    tail -n +3 "$WORK/ablation-features-river.md"
     echo
     echo "### Regret curves (seed 1)"
     echo
