@@ -184,9 +184,10 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo "RiverSwim with S = 4, 5, 7 and variants of the two-state fixture (sections"
     echo "below). No choice reads the environments here; env seed 1's ε = 10 result at"
     echo "three values of an earlier form of \`--prior-value\` was seen before its"
-    echo "choice (\"More levers\"). The simulator's \`--features\` defaults to the"
-    echo "environment's feature set, simplex for all three here (docs/PRIVACY.md §3.3);"
-    echo "that lever has no constant to tune."
+    echo "choice, and RiverSwim's seed 1 at ε = 10 with and without the next-value"
+    echo "bound (worse with it) before that lever landed (\"More levers\"). The"
+    echo "simulator's \`--features\` defaults to the environment's feature set, simplex"
+    echo "for all three here (docs/PRIVACY.md §3.3); that lever has no constant to tune."
     echo
     cat "$WORK/table.md"
     echo
