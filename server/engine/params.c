@@ -281,11 +281,12 @@ void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, c
         snprintf(gram, gramlen, "L=%d", p->L);
     else
         snprintf(gram, gramlen, "g=%g k0=%g", p->release_base, p->release_start);
+    const char *bound = bb_params_next_bound(p) ? ", next-value bound" : "";
     if (y_uniform(p))
-        snprintf(y, ylen, "value clip %s", bb_value_clip_name(p->value_clip));
+        snprintf(y, ylen, "value clip %s%s", bb_value_clip_name(p->value_clip), bound);
     else
-        snprintf(y, ylen, "value clip %s, sigma_h ~ Delta_h^%g", bb_value_clip_name(p->value_clip),
-                 p->y_exponent);
+        snprintf(y, ylen, "value clip %s, sigma_h ~ Delta_h^%g%s", bb_value_clip_name(p->value_clip),
+                 p->y_exponent, bound);
 }
 
 double bb_epsilon_from_rho(double rho, double delta)

@@ -178,5 +178,7 @@ expect_status 201
 req GET /v1/config
 [ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"]')" = "('simplex', True)" ] ||
     fail "config: $(cat "$TMP/body")"
+req GET /v1/privacy
+grep -q "Delta_h^1, next-value bound" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
 stop_daemon
 echo ok
