@@ -205,6 +205,17 @@ static void reference(const struct fixture *f, double *w, long *capped, long *ne
     }
 }
 
+/* w equals the reference's weights to 1e-9 of their largest. */
+static void assert_weights(const double *w, const double *ref)
+{
+    double scale = 0;
+    for (int e = 0; e < H * D; e++)
+        scale = fmax(scale, fabs(ref[e]));
+    for (int e = 0; e < H * D; e++)
+        if (!(fabs(w[e] - ref[e]) <= 1e-9 * scale))
+            fail_msg("w[%d] = %.17g, reference %.17g", e, w[e], ref[e]);
+}
+
 /* expect: 'H' the data must hit the cap, '0' negative Q must occur.
  * kappa > 0: a private run with --prior-value kappa, the regressions shrunk
  * towards kappa times each step's largest target (H - h, 0-based, with V
@@ -258,12 +269,7 @@ static void compare(double beta, enum bb_calibration cal, char expect, uint64_t 
     }
     long capped, negative, floored;
     reference(&f, ref, &capped, &negative, &floored, NULL);
-    double scale = 0;
-    for (int e = 0; e < H * D; e++)
-        scale = fmax(scale, fabs(ref[e]));
-    for (int e = 0; e < H * D; e++)
-        if (!(fabs(w[e] - ref[e]) <= 1e-9 * scale))
-            fail_msg("w[%d] = %.17g, reference %.17g", e, w[e], ref[e]);
+    assert_weights(w, ref);
     /* The data exercised the clip under test (else the test proves nothing). */
     if (expect == 'H')
         assert_true(capped > 0);
@@ -397,12 +403,7 @@ static void test_next_bound_matches_reference(void **state)
     long capped, negative, floored, bounded;
     reference(&f, ref, &capped, &negative, &floored, &bounded);
     assert_true(bounded > 0); /* the clip under test was exercised */
-    double scale = 0;
-    for (int e = 0; e < H * D; e++)
-        scale = fmax(scale, fabs(ref[e]));
-    for (int e = 0; e < H * D; e++)
-        if (!(fabs(w[e] - ref[e]) <= 1e-9 * scale))
-            fail_msg("w[%d] = %.17g, reference %.17g", e, w[e], ref[e]);
+    assert_weights(w, ref);
     for (int h = 0; h < H; h++)
         assert_rel(sig[h], 0, 0); /* no noise drawn */
     /* With noise: step h's sd and grid follow B_{h+1} of the noised w_{h+1}. */
