@@ -3,7 +3,7 @@ for 90-docker.sh, over plain HTTP on 127.0.0.1.
 
     docker_clinic.py post PORT TOKEN PREFIX THREADS MAX ACKED
         THREADS threads submit episodes (episode_gen.py bodies sized to
-        /v1/config) under unique keys PREFIX-t-i, at most MAX each, until the
+        /v1/config, inside its declared feature set) under unique keys PREFIX-t-i, at most MAX each, until the
         daemon goes away; every 201 appends "key<TAB>episode<TAB>seed<TAB>body"
         to ACKED, flushed at once. Exit 1 on an answer other than 201.
     docker_clinic.py replay PORT TOKEN ACKED
@@ -51,7 +51,7 @@ def post(c, token, key, body):
 
 def cmd_post(port, token, prefix, nthreads, most, acked):
     cfg = json.loads(get(port, "/v1/config"))
-    H, A, D = cfg["H"], cfg["A"], cfg["d"]
+    H, A, D, F = cfg["H"], cfg["A"], cfg["d"], cfg["features"]
     out = open(acked, "a", buffering=1)
     lock = threading.Lock()
     bad = []
@@ -61,7 +61,7 @@ def cmd_post(port, token, prefix, nthreads, most, acked):
         for i in range(most):
             key = "%s-%d-%d" % (prefix, t, i)
             seed = hash(key) & 0xffffffff
-            body = episode_gen.body(seed, H, A, D)
+            body = episode_gen.body(seed, H, A, D, features=F)
             try:
                 status, data = post(c, token, key, body)
             except Exception:
@@ -85,12 +85,12 @@ def cmd_post(port, token, prefix, nthreads, most, acked):
 
 def cmd_replay(port, token, acked):
     cfg = json.loads(get(port, "/v1/config"))
-    H, A, D = cfg["H"], cfg["A"], cfg["d"]
+    H, A, D, F = cfg["H"], cfg["A"], cfg["d"], cfg["features"]
     c = conn(port)
     n = 0
     for line in open(acked):
         key, episode, seed, want = line.rstrip("\n").split("\t")
-        status, got = post(c, token, key, episode_gen.body(int(seed), H, A, D))
+        status, got = post(c, token, key, episode_gen.body(int(seed), H, A, D, features=F))
         if status != 201 or got.decode() != want:
             sys.exit("replay of %s (episode %s): %d %r, acknowledged %r"
                      % (key, episode, status, got[:300], want))
