@@ -3,9 +3,10 @@ for 90-docker.sh, over plain HTTP on 127.0.0.1.
 
     docker_clinic.py post PORT TOKEN PREFIX THREADS MAX ACKED
         THREADS threads submit episodes (episode_gen.py bodies sized to
-        /v1/config, inside its declared feature set) under unique keys PREFIX-t-i, at most MAX each, until the
-        daemon goes away; every 201 appends "key<TAB>episode<TAB>seed<TAB>body"
-        to ACKED, flushed at once. Exit 1 on an answer other than 201.
+        /v1/config, with rows in its declared feature set) under unique
+        keys PREFIX-t-i, at most MAX each, until the daemon goes away; every
+        201 appends "key<TAB>episode<TAB>seed<TAB>body" to ACKED, flushed
+        at once. Exit 1 on an answer other than 201.
     docker_clinic.py replay PORT TOKEN ACKED
         re-sends every acknowledged key with its body: each must answer 201
         with the acknowledged body, byte for byte. Prints the count.
