@@ -12,12 +12,19 @@ for i in 1 2 3; do
     post_episode "$tok" "k$i" "$TMP/e"
     expect_status 201
 done
-# Hold the write lock for 13 s.
-(printf 'BEGIN EXCLUSIVE;\nINSERT INTO meta(key, value) VALUES ("lock", 1);\n'
+# Hold the write lock for 13 s. The daemon may still be writing (the update
+# that the third episode made due), so the locker waits up to 5 s for its
+# turn and touches a file once it holds the lock; the test goes on then.
+(printf '.timeout 5000\nBEGIN EXCLUSIVE;\nINSERT INTO meta(key, value) VALUES ("lock", 1);\n'
+ printf '.shell touch %s\n' "$TMP/locked"
  sleep 13
  printf 'ROLLBACK;\n') | sqlite3 "$DB" &
 locker=$!
-sleep 0.5
+for _ in $(seq 1 100); do
+    [ -e "$TMP/locked" ] && break
+    sleep 0.1
+done
+[ -e "$TMP/locked" ] || fail "the locker never took the write lock"
 episode 4 >"$TMP/e"
 post_episode "$tok" k4 "$TMP/e"
 expect_problem 503
