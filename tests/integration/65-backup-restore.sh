@@ -177,15 +177,28 @@ for v in $(seq 0 "$v1"); do
     expect_status 200
     cmp -s "$TMP/body" "$TMP/orig-v$v" || fail "billboard $v differs after the restore"
 done
-req GET /v1/billboard
-cmp -s "$TMP/body" "$TMP/orig-v$v1" || fail "the current billboard is not the backup's latest"
-req GET "/v1/billboard/$((v1 + 1))"
-expect_problem 404
+# B1 was taken while clients posted: it may hold episodes that made an
+# update due whose billboard came after it. A daemon started on it then runs
+# that update at once (as the original did), so the billboard moves to
+# v1 + 1 with noise the backup never held (docs/DAEMON.md, "Backup and
+# restore"). Otherwise nothing moves and no noise is drawn on start.
+wait_published
 req GET /v1/privacy
-[ "$(jget "$TMP/body" 'd["episodes"], d["billboard_version"]')" = "($n1, $v1)" ] ||
-    fail "restored ledger: $(cat "$TMP/body")"
-noise "$TMP/r1.db" >"$TMP/noise-r1-started"
-cmp -s "$TMP/noise-b1" "$TMP/noise-r1-started" || fail "the restored daemon changed its noise on start"
+vr=$(jget "$TMP/body" 'd["billboard_version"]')
+if [ "$vr" = "$v1" ]; then
+    [ "$(jget "$TMP/body" 'd["episodes"], d["billboard_version"]')" = "($n1, $v1)" ] ||
+        fail "restored ledger: $(cat "$TMP/body")"
+    req GET /v1/billboard
+    cmp -s "$TMP/body" "$TMP/orig-v$v1" || fail "the current billboard is not the backup's latest"
+    req GET "/v1/billboard/$((v1 + 1))"
+    expect_problem 404
+    noise "$TMP/r1.db" >"$TMP/noise-r1-started"
+    cmp -s "$TMP/noise-b1" "$TMP/noise-r1-started" || fail "the restored daemon changed its noise on start"
+else
+    [ "$vr" = $((v1 + 1)) ] || fail "restored daemon at billboard $vr, backup's latest $v1"
+    [ "$(jget "$TMP/body" 'd["episodes"]')" = "$n1" ] || fail "restored ledger: $(cat "$TMP/body")"
+    echo "the backup held an update due: the restored daemon published billboard $vr on start"
+fi
 # It goes on: a key acknowledged before the backup replays; a new episode
 # is the next; the billboard moves.
 read -r key k seed < <(head -n 1 "$TMP/acked-before")
