@@ -50,9 +50,21 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
                   (unsigned long long)b->version, (unsigned long long)b->episode, b->H, d, b->A);
     put_num(&s, b->beta);
     bb_buf_puts(&s, b->uniform ? ",\"uniform\":true" : ",\"uniform\":false");
+    /* Only with the plausible set on: other billboards encode as before. */
+    const int plausible = b->plausible_z > 0;
+    if (plausible) {
+        bb_buf_puts(&s, ",\"plausible_z\":");
+        put_num(&s, b->plausible_z);
+    }
     bb_buf_puts(&s, ",\"steps\":[");
     for (int h = 0; h < b->H; h++) {
-        bb_buf_printf(&s, "%s{\"h\":%d,\"w\":", h ? "," : "", h + 1);
+        bb_buf_printf(&s, "%s{\"h\":%d,", h ? "," : "", h + 1);
+        if (plausible) {
+            bb_buf_puts(&s, "\"sigma_y\":");
+            put_num(&s, b->sigma_y[h]);
+            bb_buf_puts(&s, ",");
+        }
+        bb_buf_puts(&s, "\"w\":");
         put_vec(&s, b->w + (size_t)h * d, d);
         bb_buf_puts(&s, ",\"gram\":[");
         for (int i = 0; i < d; i++) {
@@ -156,6 +168,11 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
         goto out;
     }
     out->uniform = json_is_true(uni);
+    json_t *pz = json_object_get(root, "plausible_z"); /* absent: 0, no set */
+    if (pz && (!get_num(pz, &out->plausible_z, 0) || out->plausible_z < 0)) {
+        say(why, whylen, "billboard plausible_z must be a number >= 0");
+        goto out;
+    }
     json_t *steps = json_object_get(root, "steps");
     if (!json_is_array(steps) || (long long)json_array_size(steps) != H) {
         say(why, whylen, "billboard steps must be an array of H entries");
@@ -169,6 +186,11 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
             !get_vec(json_object_get(st, "w"), out->w + (size_t)h * d, (int)d) ||
             !json_is_array(gram) || (long long)json_array_size(gram) != d) {
             say(why, whylen, "billboard step %d malformed", h + 1);
+            goto out;
+        }
+        json_t *sy = json_object_get(st, "sigma_y"); /* absent: 0 */
+        if (sy && (!get_num(sy, &out->sigma_y[h], 0) || out->sigma_y[h] < 0)) {
+            say(why, whylen, "billboard step %d sigma_y must be a number >= 0", h + 1);
             goto out;
         }
         for (int i = 0; i < d; i++)

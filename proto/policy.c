@@ -55,7 +55,8 @@ int bb_billboard_init(struct bb_billboard *b, int H, int d, int A)
     b->w = calloc(hd, sizeof(double));
     b->gram = calloc(hdd, sizeof(double));
     b->chol = calloc(hdd, sizeof(double));
-    if (!b->w || !b->gram || !b->chol) {
+    b->sigma_y = calloc((size_t)H, sizeof(double));
+    if (!b->w || !b->gram || !b->chol || !b->sigma_y) {
         bb_billboard_release(b);
         return BB_ENOMEM;
     }
@@ -67,6 +68,7 @@ void bb_billboard_release(struct bb_billboard *b)
     free(b->w);
     free(b->gram);
     free(b->chol);
+    free(b->sigma_y);
     memset(b, 0, sizeof(*b));
 }
 
@@ -79,6 +81,8 @@ int bb_billboard_copy(struct bb_billboard *dst, const struct bb_billboard *src)
     memcpy(dst->w, src->w, hd * sizeof(double));
     memcpy(dst->gram, src->gram, hdd * sizeof(double));
     memcpy(dst->chol, src->chol, hdd * sizeof(double));
+    memcpy(dst->sigma_y, src->sigma_y, (size_t)src->H * sizeof(double));
+    dst->plausible_z = src->plausible_z;
     dst->factored = src->factored;
     dst->version = src->version;
     dst->episode = src->episode;
@@ -100,6 +104,54 @@ int bb_billboard_factor(struct bb_billboard *b)
     }
     b->factored = 1;
     return BB_OK;
+}
+
+int bb_billboard_plausible(const struct bb_billboard *b, int h, const double *features,
+                           const double *q, unsigned char *set)
+{
+    if (!b->factored)
+        return BB_EINVAL;
+    if (h < 1 || h > b->H)
+        return BB_ERANGE;
+    const int A = b->A, d = b->d, g = bb_argmax(q, A);
+    const double width = b->plausible_z * b->sigma_y[h - 1];
+    memset(set, 0, (size_t)A);
+    set[g] = 1;
+    if (b->uniform || !(width > 0))
+        return 1;
+    /* Rows Lambda~^-1 x_a: x L^-T, then (.) L^-1, i.e. L^-T (L^-1 x). */
+    double *v = malloc(sizeof(double) * (size_t)A * d);
+    if (!v)
+        return BB_ENOMEM;
+    const double *l = b->chol + (size_t)(h - 1) * d * d;
+    memcpy(v, features, sizeof(double) * (size_t)A * d);
+    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, A, d, 1.0, l, d,
+                v, d);
+    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit, A, d, 1.0, l,
+                d, v, d);
+    const double floor_g = q[g] - width * cblas_dnrm2(d, v + (size_t)g * d, 1);
+    int n = 1;
+    for (int a = 0; a < A; a++)
+        if (a != g && q[a] + width * cblas_dnrm2(d, v + (size_t)a * d, 1) >= floor_g) {
+            set[a] = 1;
+            n++;
+        }
+    free(v);
+    return n;
+}
+
+/* One of the n actions with set[a] = 1, uniformly (libsodium). */
+static int draw_from(const unsigned char *set, int A, int n, int *action)
+{
+    if (sodium_init() < 0)
+        return BB_EIO; /* no entropy source: no honest random draw */
+    int k = (int)randombytes_uniform((uint32_t)n);
+    for (int a = 0; a < A; a++)
+        if (set[a] && k-- == 0) {
+            *action = a;
+            return BB_OK;
+        }
+    return BB_EINVAL; /* n was not the set's size */
 }
 
 int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *features,
@@ -136,7 +188,15 @@ int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *
             return BB_EIO; /* no entropy source: no honest random draw */
         *action = (int)randombytes_uniform((uint32_t)b->A);
     } else if (action) {
-        *action = bb_argmax(q, b->A);
+        unsigned char *set = malloc((size_t)b->A);
+        int n = set ? bb_billboard_plausible(b, h, features, q, set) : BB_ENOMEM;
+        int rc = n < 0 ? n : BB_OK;
+        if (n == 1)
+            *action = bb_argmax(q, b->A);
+        else if (n > 1)
+            rc = draw_from(set, b->A, n, action);
+        free(set);
+        return rc;
     }
     return BB_OK;
 }

@@ -41,35 +41,44 @@ void bb_sim_eval_optimal(const struct bb_sim_env *env, double *V, int *pi)
 }
 
 /* The value of step h, state s under action a, or the mean over the actions
- * for a < 0 (uniformly random). */
-static double action_value(const struct bb_sim_env *env, int h, int s, int a, const double *next)
+ * for a = -1 (uniformly random), or over those of row for a = -2. */
+static double action_value(const struct bb_sim_env *env, int h, int s, int a,
+                           const unsigned char *row, const double *next)
 {
     if (a >= 0)
         return q_value(env, h, s, a, next);
     double v = 0.0;
+    int n = 0;
     for (int b = 0; b < env->A; b++)
-        v += q_value(env, h, s, b, next);
-    return v / env->A;
+        if (a == -1 || row[b]) {
+            v += q_value(env, h, s, b, next);
+            n++;
+        }
+    return v / n;
 }
 
-static void eval_table(const struct bb_sim_env *env, const int *pi, double *V)
+static void eval_table(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                       double *V)
 {
-    const int S = env->S, H = env->H;
+    const int S = env->S, H = env->H, A = env->A;
     memset(V + (size_t)H * S, 0, sizeof(double) * (size_t)S);
     for (int h = H - 1; h >= 0; h--)
-        for (int s = 0; s < S; s++)
-            V[(size_t)h * S + s] = action_value(env, h, s, pi ? pi[(size_t)h * S + s] : -1,
-                                                V + (size_t)(h + 1) * S);
+        for (int s = 0; s < S; s++) {
+            size_t i = (size_t)h * S + s;
+            V[i] = action_value(env, h, s, pi ? pi[i] : -1, set ? set + i * A : NULL,
+                                V + (size_t)(h + 1) * S);
+        }
 }
 
-void bb_sim_eval_policy(const struct bb_sim_env *env, const int *pi, double *V)
+void bb_sim_eval_policy(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                        double *V)
 {
-    eval_table(env, pi, V);
+    eval_table(env, pi, set, V);
 }
 
 void bb_sim_eval_uniform(const struct bb_sim_env *env, double *V)
 {
-    eval_table(env, NULL, V);
+    eval_table(env, NULL, NULL, V);
 }
 
 double bb_sim_eval_initial(const struct bb_sim_env *env, const double *V)

@@ -68,13 +68,14 @@ static void *clinic_main(void *arg)
     struct bb_episode_buf ep = {0};
     struct bb_rng rng;
     int *pi = malloc(sizeof(int) * (size_t)H * S);
+    unsigned char *set = malloc((size_t)H * S * A);
     double *vpi = malloc(sizeof(double) * (size_t)(H + 1) * S);
     uint64_t cached = UINT64_MAX;
     char msg[256];
     int rc;
 
     bb_rng_init_seeded(&rng, r->seed * 1000003ULL + (uint64_t)cl->index + 1);
-    if (!pi || !vpi) {
+    if (!pi || !set || !vpi) {
         set_error(sh, BB_ENOMEM, "%s%s", "out of memory", "");
         goto out;
     }
@@ -104,20 +105,18 @@ static void *clinic_main(void *arg)
         char key[65];
         bb_client_new_key(key);
         if (b->version != cached || b->uniform) {
-            if ((rc = bb_sim_policy_table(env, b, key, pi)) != BB_OK) {
+            if ((rc = bb_sim_policy_table(env, b, key, pi, set)) != BB_OK) {
                 set_error(sh, rc, "policy of the billboard: %s%s", bb_strerror(rc), "");
                 break;
             }
-            bb_sim_eval_policy(env, pi, vpi);
+            bb_sim_eval_policy(env, pi, set, vpi);
             cached = b->version;
         }
         /* Play the episode with the table (Alg. 1 lines 15–19). */
         int x1 = bb_sim_env_reset(env, &rng), s = x1;
         const size_t ad = (size_t)A * d;
         for (int h = 0; h < H; h++) {
-            int a = pi[(size_t)h * S + s];
-            if (a == BB_SIM_UNIFORM)
-                a = (int)bb_rng_below(&rng, (uint64_t)A);
+            int a = bb_sim_policy_action(env, pi, set, h, s, &rng);
             memcpy(ep.features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
             ep.action[h] = a;
             ep.reward[h] = env->reward[((size_t)h * S + s) * A + a];
@@ -144,6 +143,7 @@ out:
     bb_client_free(c);
     bb_rng_release(&rng);
     free(pi);
+    free(set);
     free(vpi);
     return NULL;
 }

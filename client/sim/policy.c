@@ -8,7 +8,7 @@
 #include "engine/rng.h"
 
 int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b,
-                        const char *episode_key, int *pi)
+                        const char *episode_key, int *pi, unsigned char *set)
 {
     if (b->H != env->H || b->d != env->d || b->A != env->A)
         return BB_EINVAL;
@@ -24,13 +24,45 @@ int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard 
     for (int h = 0; h < env->H && rc == BB_OK; h++) {
         if (z) /* the episode's direction for this step (proto/explore.c) */
             rc = bb_explore_direction(episode_key, h + 1, env->d, z);
-        for (int s = 0; s < env->S && rc == BB_OK; s++)
-            rc = bb_billboard_act_episode(b, h + 1, bb_sim_env_features(env, s), z, q,
-                                          &pi[(size_t)h * env->S + s]);
+        for (int s = 0; s < env->S && rc == BB_OK; s++) {
+            const size_t i = (size_t)h * env->S + s;
+            const double *x = bb_sim_env_features(env, s);
+            if (b->uniform) {
+                rc = bb_billboard_act_episode(b, h + 1, x, z, q, &pi[i]);
+                continue;
+            }
+            /* The greedy action, or the plausible set to draw from. */
+            if ((rc = bb_billboard_act_episode(b, h + 1, x, NULL, q, NULL)) != BB_OK)
+                break;
+            int n = bb_billboard_plausible(b, h + 1, x, q, set + i * env->A);
+            rc = n < 0 ? n : BB_OK;
+            pi[i] = n > 1 ? BB_SIM_SET : bb_argmax(q, env->A);
+        }
     }
     free(q);
     free(z);
     return rc;
+}
+
+int bb_sim_policy_action(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                         int h, int s, struct bb_rng *rng)
+{
+    const int A = env->A;
+    const size_t i = (size_t)h * env->S + s;
+    int a = pi ? pi[i] : BB_SIM_UNIFORM;
+    if (a == BB_SIM_UNIFORM)
+        return (int)bb_rng_below(rng, (uint64_t)A);
+    if (a != BB_SIM_SET)
+        return a;
+    const unsigned char *row = set + i * A;
+    int n = 0;
+    for (int b = 0; b < A; b++)
+        n += row[b] != 0;
+    int k = (int)bb_rng_below(rng, (uint64_t)n);
+    for (a = 0; a < A; a++)
+        if (row[a] && k-- == 0)
+            break;
+    return a;
 }
 
 void bb_sim_episode_key(struct bb_rng *rng, char key[65])

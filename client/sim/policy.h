@@ -14,20 +14,29 @@
 
 /* A table entry: a uniformly random action (a billboard with b->uniform). */
 #define BB_SIM_UNIFORM (-1)
+/* A table entry: an action drawn uniformly from the entry's plausible set,
+ * the A bytes of set at (h*S + s)*A (bb_billboard_plausible). */
+#define BB_SIM_SET (-2)
 
 /* pi[h*S + s] = the action of bb_billboard_act_episode(b, h+1, phi(s, .), z_h)
- * for every step and state, z_h episode_key's direction for step h+1; pi is
- * caller-owned, H*S. For a billboard with b->uniform the table is one
+ * for every step and state, z_h episode_key's direction for step h+1, or
+ * BB_SIM_SET where the plausible set holds more than one action, with the
+ * set in set[(h*S + s)*A ..]; pi (H*S) and set (H*S*A) are caller-owned. For a billboard with b->uniform the table is one
  * episode's: with episode_key, the random policies that episode draws
  * (proto/explore.c), without it BB_SIM_UNIFORM everywhere; otherwise the key
  * is not read and the table is the version's. b must be factored and of
  * env's sizes (H, d, A): BB_EINVAL otherwise; errors of the policy are
  * returned. */
 int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b,
-                        const char *episode_key, int *pi) BB_WARN_UNUSED;
+                        const char *episode_key, int *pi, unsigned char *set) BB_WARN_UNUSED;
+
+/* The action of table entry (h, s) (0-based h): pi's, or a draw from rng
+ * for BB_SIM_UNIFORM and BB_SIM_SET. */
+struct bb_rng;
+int bb_sim_policy_action(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                         int h, int s, struct bb_rng *rng);
 
 /* A fresh episode key for the simulator's clinics: 32 bytes of rng as hex. */
-struct bb_rng;
 void bb_sim_episode_key(struct bb_rng *rng, char key[65]);
 
 #endif

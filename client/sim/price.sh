@@ -31,12 +31,12 @@ TWO=(--env tests/fixtures/sim_env_two_state.json)
 # and none of billboard's levers (the next-value bound is one).
 PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon
        --release-base 2 --beta 2 --prior-policy greedy --gram-share 0.5 --prior-value 0
-       --features ball)
+       --features ball --plausible 0)
 # The earlier levers' ablation starts from the paper's grid start and prior,
-# with one y noise for every step, the regressions shrunk towards 0 and no
-# next-value bound.
+# with one y noise for every step, the regressions shrunk towards 0, no
+# next-value bound and the greedy action always.
 EARLY=(--release-start 1 --prior-policy greedy --gram-share 0.5 --y-exponent 0 --prior-value 0
-       --features ball)
+       --features ball --plausible 0)
 
 sweep() { # name, then billboard-sim arguments: $WORK/name.md and name.csv
     local name=$1
@@ -89,6 +89,9 @@ sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --features ball \
 # §3.3), on the defaults otherwise, on both environments.
 sweep ablation-features "${SIMPLEX[@]}" --epsilon "$EPS" --sweep features=ball,simplex
 sweep ablation-features-river "${RIVER[@]}" --epsilon "$EPS" --sweep features=ball,simplex
+# The plausible set (docs/PRIVACY.md §3.4), on the defaults otherwise.
+sweep ablation-plausible "${SIMPLEX[@]}" --epsilon "$EPS" --sweep plausible=0,1
+sweep ablation-plausible-river "${RIVER[@]}" --epsilon "$EPS" --sweep plausible=0,1
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -246,6 +249,15 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     cat "$WORK/ablation-features.md"
     echo
     tail -n +3 "$WORK/ablation-features-river.md"
+    echo
+    echo "The greedy action always (\`--plausible 0\`) against a uniform draw among the"
+    echo "actions within one noise sd of the greedy one's Q-value (\`--plausible 1\`,"
+    echo "the default; docs/PRIVACY.md §3.4), on the defaults otherwise; the simplex"
+    echo "MDP, then RiverSwim:"
+    echo
+    cat "$WORK/ablation-plausible.md"
+    echo
+    tail -n +3 "$WORK/ablation-plausible-river.md"
     echo
     echo "### Regret curves (seed 1)"
     echo

@@ -111,15 +111,14 @@ struct clinic {
 /* Plays one episode with the action table pi (NULL: uniformly random
  * everywhere; an entry BB_SIM_UNIFORM: there) and
  * returns its initial state. */
-static int play(const struct bb_sim_env *env, const int *pi, struct bb_rng *rng, struct clinic *c)
+static int play(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                struct bb_rng *rng, struct clinic *c)
 {
     const int S = env->S, A = env->A, d = env->d;
     const size_t ad = (size_t)A * d;
     int x1 = bb_sim_env_reset(env, rng), s = x1;
     for (int h = 0; h < env->H; h++) {
-        int a = pi ? pi[(size_t)h * S + s] : BB_SIM_UNIFORM;
-        if (a == BB_SIM_UNIFORM)
-            a = (int)bb_rng_below(rng, (uint64_t)A);
+        int a = bb_sim_policy_action(env, pi, set, h, s, rng);
         memcpy(c->features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
         c->action[h] = a;
         c->reward[h] = env->reward[((size_t)h * S + s) * A + a];
@@ -139,6 +138,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
     struct clinic *cl = NULL;
     double *vstar = NULL, *vpi = NULL;
     int *pi = NULL;
+    unsigned char *set = NULL;
     int rc = BB_EINVAL;
     char field[128] = "";
 
@@ -157,8 +157,9 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
     vstar = malloc(sizeof(double) * (size_t)(H + 1) * S);
     vpi = malloc(sizeof(double) * (size_t)(H + 1) * S);
     pi = malloc(sizeof(int) * (size_t)H * S);
+    set = malloc((size_t)H * S * env->A);
     cl = calloc((size_t)N, sizeof(*cl));
-    if (!r->regret || !r->switches || !vstar || !vpi || !pi || !cl)
+    if (!r->regret || !r->switches || !vstar || !vpi || !pi || !set || !cl)
         goto out;
     for (int c = 0; c < N; c++) {
         cl[c].features = malloc(sizeof(double) * (size_t)H * env->A * env->d);
@@ -187,12 +188,12 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
              * (per episode while it holds no data, below). */
             const struct bb_billboard *b = bb_engine_billboard(eng);
             if (b->version != cached && !b->uniform) {
-                if ((rc = bb_sim_policy_table(env, b, NULL, pi)) != BB_OK) {
+                if ((rc = bb_sim_policy_table(env, b, NULL, pi, set)) != BB_OK) {
                     snprintf(why, whylen, "policy of billboard %llu: %s",
                              (unsigned long long)b->version, bb_strerror(rc));
                     goto out;
                 }
-                bb_sim_eval_policy(env, pi, vpi);
+                bb_sim_eval_policy(env, pi, set, vpi);
                 if (b->version != 0)
                     switches++;
                 cached = b->version;
@@ -207,14 +208,14 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
                  * policies (proto/explore.c), one table, valued exactly. */
                 char key[65];
                 bb_sim_episode_key(&rng_keys, key);
-                if ((rc = bb_sim_policy_table(env, b, key, pi)) != BB_OK) {
+                if ((rc = bb_sim_policy_table(env, b, key, pi, set)) != BB_OK) {
                     snprintf(why, whylen, "policy of episode %ld: %s", k + c, bb_strerror(rc));
                     goto out;
                 }
-                bb_sim_eval_policy(env, pi, vpi);
+                bb_sim_eval_policy(env, pi, set, vpi);
                 cached = b->version;
             }
-            int x1 = play(env, table, &rng_env, &cl[c]);
+            int x1 = play(env, table, set, &rng_env, &cl[c]);
             r->regret[k + c] = vstar[x1] - vpi[x1];
             r->switches[k + c] = switches;
         }
@@ -257,6 +258,7 @@ out:
     free(vstar);
     free(vpi);
     free(pi);
+    free(set);
     bb_engine_free(eng);
     bb_rng_release(&rng_engine);
     bb_rng_release(&rng_env);

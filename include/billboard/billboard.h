@@ -47,6 +47,10 @@ struct bb_billboard {
     double *gram;      /* owned: H*d*d, Lambda~_h, row-major */
     double *chol;      /* owned: H*d*d, lower Cholesky factors of gram, filled
                         * by bb_billboard_factor; never on the wire */
+    double *sigma_y;   /* owned: H, the sd of the y noise in w_h (0: none) */
+    double plausible_z;/* z of the plausible set (bb_billboard_plausible);
+                        * 0 = always the greedy action. Both are on the wire
+                        * only when z > 0 */
     int factored;      /* chol is valid */
     struct bb_privacy_summary privacy;
 };
@@ -68,8 +72,10 @@ int bb_billboard_factor(struct bb_billboard *b) BB_WARN_UNUSED;
 /* The policy: Q-values of the A actions whose feature rows are
  * features[a*d .. a*d+d) at step h (1..H), written to q (A entries, borrowed),
  * and the recommended action to *action (may be NULL): the greedy one, or,
- * when b->uniform, one drawn uniformly at random (libsodium's CSPRNG) — the
- * Q-values are then the prior's and say nothing yet. b must be factored. */
+ * when the plausible set holds more than one action, one of them drawn
+ * uniformly (bb_billboard_plausible), or, when b->uniform, one drawn
+ * uniformly from all actions — the Q-values are then the prior's and say
+ * nothing yet. Draws use libsodium's CSPRNG. b must be factored. */
 int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,
                      int *action) BB_WARN_UNUSED;
 
@@ -106,6 +112,19 @@ int bb_explore_direction(const char *episode_key, int h, int d, double *z) BB_WA
  * over all rows, not a loop of dot products. */
 void bb_q_values(int d, const double *l, const double *w, double beta, double cap,
                  const double *x, size_t rows, double *q, double *work);
+
+/* The plausible set at step h (1..H) of the actions with feature rows
+ * features and Q-values q (bb_q_values): set[a] = 1 for every action a with
+ *   q[a] + z s_a >= q[g] - z s_g,   s_a = sigma_y_h ||Lambda~_h^-1 phi(x, a)||_2,
+ * g = bb_argmax(q), z = b->plausible_z: the actions whose Q-value the y
+ * noise in w_h cannot tell from the greedy one's at z of its standard
+ * deviations (s_a is the sd of phi(x,a)^T w_h that noise alone gives), 0
+ * elsewhere. Returns the set's size (>= 1: g is always in it); only {g}
+ * when z or sigma_y_h is 0, when b->uniform, or when w_h is the prior's.
+ * Post-processing of the billboard (docs/PRIVACY.md §3.4). Returns
+ * BB_ENOMEM, BB_EINVAL (not factored) or BB_ERANGE (h) as a negative. */
+int bb_billboard_plausible(const struct bb_billboard *b, int h, const double *features,
+                           const double *q, unsigned char *set) BB_WARN_UNUSED;
 
 /* Index of the first maximum of q[0..n). */
 int bb_argmax(const double *q, int n);

@@ -95,6 +95,7 @@ static const struct opt opts[] = {
     {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL},
     {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL},
     {"features", K_ENUM, OFF(features), 0, 0, features_names},
+    {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL},
 };
 #undef OFF
 
@@ -213,6 +214,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->y_exponent = 0;
     p->prior_value = 0;
     p->features = BB_FEATURES_BALL;
+    p->plausible_z = 0;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;
@@ -296,7 +298,11 @@ const char *bb_config_usage(void)
            "  --features SET       the clinics' feature rows: ball (||phi||_2 <= 1, the\n"
            "                       default) or simplex (also phi >= 0, sum <= 1; other\n"
            "                       rows are refused, and a private run's y noise shrinks\n"
-           "                       with a bound on the next values, docs/PRIVACY.md §3.3)\n";
+           "                       with a bound on the next values, docs/PRIVACY.md §3.3)\n"
+           "  --plausible z        after an update, clinics draw uniformly among the\n"
+           "                       actions whose Q-value is within z sds of the y noise\n"
+           "                       of the greedy one's; 0 = always the greedy action\n"
+           "                       (default 1; post-processing, docs/PRIVACY.md §3.4)\n";
 }
 
 static json_t *num(double v)
@@ -363,6 +369,7 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "prior_target_step", prior);
     rc |= json_object_set_new(o, "features", json_string(bb_features_name(p->features)));
     rc |= json_object_set_new(o, "next_value_bound", json_boolean(bb_params_next_bound(p)));
+    rc |= json_object_set_new(o, "plausible", json_real(p->plausible_z));
     if (rc) {
         json_decref(o);
         return NULL;

@@ -39,7 +39,7 @@ struct bb_engine {
 struct bb_update {
     struct bb_engine *e;
     long n;
-    double *gram, *chol, *logdet, *w, *y_noisy;
+    double *gram, *chol, *logdet, *w, *y_noisy, *sigma_y;
     int ran;
 };
 
@@ -127,6 +127,7 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
     e->bb.factored = 1;
     e->bb.beta = p->beta;
     e->bb.uniform = p->prior_policy == BB_PRIOR_UNIFORM; /* holds no data (params.h) */
+    e->bb.plausible_z = p->is_private ? p->plausible_z : 0; /* no noise, no set */
     fill_privacy(e, &e->bb.privacy);
     *out = e;
     return BB_OK;
@@ -343,6 +344,7 @@ void bb_update_free(struct bb_update *u)
     free(u->logdet);
     free(u->w);
     free(u->y_noisy);
+    free(u->sigma_y);
     free(u);
 }
 
@@ -365,7 +367,8 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
     u->logdet = malloc(sizeof(double) * H);
     u->w = calloc((size_t)H * d, sizeof(double));
     u->y_noisy = calloc((size_t)H * d, sizeof(double));
-    if (!u->gram || !u->chol || !u->logdet || !u->w || !u->y_noisy) {
+    u->sigma_y = calloc((size_t)H, sizeof(double));
+    if (!u->gram || !u->chol || !u->logdet || !u->w || !u->y_noisy || !u->sigma_y) {
         bb_update_free(u);
         return BB_ENOMEM;
     }
@@ -399,6 +402,7 @@ int bb_engine_update_run(struct bb_update *u)
         .ridge = e->ridge,
         .w = u->w,
         .y_noisy = u->y_noisy,
+        .sigma_y = u->sigma_y,
     };
     int rc = bb_lsvi_run(&job, &e->ws);
     if (rc == BB_OK)
@@ -416,6 +420,7 @@ int bb_engine_update_finish(struct bb_engine *e, struct bb_update *u)
     memcpy(b->w, u->w, sizeof(double) * H * d);
     memcpy(b->gram, u->gram, sizeof(double) * H * dd);
     memcpy(b->chol, u->chol, sizeof(double) * H * dd);
+    memcpy(b->sigma_y, u->sigma_y, sizeof(double) * H); /* the plausible set's */
     b->factored = 1;
     b->uniform = 0; /* computed from data: the greedy policy from now on */
     b->version = (uint64_t)e->sched.updates;

@@ -32,6 +32,14 @@
  * cost the simplex up to 3.1x (docs/RESULTS.md, "More levers"). */
 #define PRIOR_VALUE_DEFAULT 0.5
 
+/* The plausible set's z (docs/PRIVACY.md §3.4): clinics draw among the
+ * actions within z y-noise sds of the greedy one's Q-value. With the auto
+ * start's constant 5, z = 1 and z = 0.75 tied on the mean log change of
+ * regret over the chains and simplex environments of the tuning sets
+ * weighted equally (-0.093, -0.095 against no set at constant 10); 1 buys
+ * more on the chains (docs/RESULTS.md, "More levers"). */
+#define PLAUSIBLE_DEFAULT 1.0
+
 void bb_params_defaults(struct bb_params *p)
 {
     memset(p, 0, sizeof(*p));
@@ -60,6 +68,7 @@ void bb_params_defaults(struct bb_params *p)
     p->y_exponent = Y_EXPONENT_DEFAULT;
     p->prior_value = PRIOR_VALUE_DEFAULT;
     p->features = BB_FEATURES_BALL;
+    p->plausible_z = PLAUSIBLE_DEFAULT;
 }
 
 long bb_release_grid(double k0, double g, long K_max, long *out, long cap)
@@ -407,7 +416,8 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         return fail(why, whylen, "unknown value clip");
     if (p->calibration == BB_CAL_PAPER) { /* the paper clips Q, so V, at H only, */
         p->value_clip = BB_VCLIP_HORIZON;
-        p->prior_value = 0; /* and shrinks towards 0 */
+        p->prior_value = 0; /* shrinks towards 0 */
+        p->plausible_z = 0; /* and acts greedily */
     }
     if (!bb_bound_name(p->shift_bound))
         return fail(why, whylen, "unknown shift bound");
@@ -426,6 +436,8 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         return fail(why, whylen, "prior value must be in [0, 1]");
     if (p->features != BB_FEATURES_BALL && p->features != BB_FEATURES_SIMPLEX)
         return fail(why, whylen, "features must be ball or simplex");
+    if (!(p->plausible_z >= 0 && p->plausible_z <= 10))
+        return fail(why, whylen, "plausible set z must be in [0, 10]");
     if (p->rho == 0 && p->epsilon > 0) {
         if (!isfinite(p->epsilon))
             p->rho = INFINITY;

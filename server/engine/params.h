@@ -148,6 +148,10 @@ struct bb_params {
                              lsvi.h; post-processing, docs/PRIVACY.md §3.2);
                              0 = towards 0, the paper's */
     enum bb_features features;
+    double plausible_z;   /* z: clinics draw uniformly among the actions the y
+                             noise cannot tell from the greedy one at z of its
+                             sds (bb_billboard_plausible; post-processing,
+                             docs/PRIVACY.md §3.4); 0 = always the greedy one */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */

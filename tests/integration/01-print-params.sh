@@ -84,6 +84,25 @@ for d, k in ((a, 0.5), (b, 0.3)):
 for key in ("sigma_y_drawn", "sigma_gram_drawn", "ridge", "max_updates", "rho_y"):
     assert a[key] == b[key], key
 PY
+# The plausible set's z (--plausible, docs/PRIVACY.md §3.4): 1 by default,
+# post-processing, so no privacy constant moves with it; outside [0, 10] refused.
+"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
+    --plausible 0 >"$TMP/pz0.json"
+python3 - "$TMP/p02.json" "$TMP/pz0.json" <<'PY' || { echo "plausible wrong" >&2; exit 1; }
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert (a["plausible"], b["plausible"]) == (1.0, 0.0), (a["plausible"], b["plausible"])
+for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "ridge", "max_updates",
+            "rho_y", "release_start"):
+    assert a[key] == b[key], key
+PY
+for bad in -1 10.5 nan inf; do
+    if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
+        --plausible "$bad" >/dev/null 2>&1; then
+        echo "--plausible $bad was accepted" >&2
+        exit 1
+    fi
+done
 # --features simplex (docs/PRIVACY.md §3.3): the next-value bound is on in a
 # private run, and the privacy constants are those of ball; ball is the default.
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \

@@ -79,8 +79,8 @@ wait "$pid" || fail "non-private daemon exited non-zero"
 # move a database's release grid or N_max; on a restart 'auto' (and
 # --max-updates 0) means the stored choice, and a different value is
 # refused. A database that still stores 'auto' gets its choices at start;
-# one that predates a key (here y-exponent, prior-value and features) keeps that key's
-# old behaviour (0, ball) and accepts its own flags again.
+# one that predates a key (here y-exponent, prior-value, features and plausible)
+# keeps that key's old behaviour (0, ball) and accepts its own flags again.
 PIN=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --epsilon 1)
 stored_config() { sqlite3 "$TMP/pin.db" "SELECT value FROM meta WHERE key = 'config'"; }
 "$BB" --print-params "${PIN[@]}" >"$TMP/pin.json"
@@ -108,25 +108,29 @@ sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e "s/\"max-updates\":\"$nmax\"/\"max-updates\":\"0\"/" \
     -e 's/"mechanism":"grid-sqrt"/"mechanism":"auto"/' -e 's/,"y-exponent":"1"//' \
     -e 's/,"prior-value":"[^"]*"//' -e 's/,"features":"[^"]*"//' \
-    "$TMP/pin.stored" >"$TMP/pin.old"
+    -e 's/"plausible":"[^"]*",//' "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
-if grep -q 'y-exponent\|prior-value\|features' "$TMP/pin.old"; then
-    fail "could not drop y-exponent, prior-value and features: $(cat "$TMP/pin.old")"
+if grep -q 'y-exponent\|prior-value\|features\|plausible' "$TMP/pin.old"; then
+    fail "could not drop y-exponent, prior-value, features and plausible: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
 : >"$TMP/daemon.log"
 DB="$TMP/pin.db" start_daemon "${PIN[@]}"
 req GET /v1/config
-[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"]')" = \
-    "(0.0, 0.0, $k0, 'ball')" ] ||
+[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"]')" = \
+    "(0.0, 0.0, $k0, 'ball', 0.0)" ] ||
     fail "old database's configuration: $(cat "$TMP/body")"
 stop_daemon
 grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/daemon.log")"
 [ "$(stored_config)" = "$(sed -e 's/"y-exponent":"1"/"y-exponent":"0"/' \
-    -e 's/"prior-value":"[^"]*"/"prior-value":"0"/' "$TMP/pin.stored")" ] ||
+    -e 's/"prior-value":"[^"]*"/"prior-value":"0"/' \
+    -e 's/"plausible":"[^"]*"/"plausible":"0"/' "$TMP/pin.stored")" ] ||
     fail "old configuration not pinned: $(stored_config)"
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --y-exponent 1 2>"$TMP/err"; then
     fail "--y-exponent 1 accepted on a database created with 0"
+fi
+if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --plausible 1 2>"$TMP/err"; then
+    fail "--plausible 1 accepted on a database created with 0"
 fi
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --prior-value 0.2 2>"$TMP/err"; then
     fail "--prior-value 0.2 accepted on a database created with 0"

@@ -23,7 +23,7 @@ static void test_billboard_round_trip(void **state)
         b.gram[i] = vals[7 - i];
     b.privacy = (struct bb_privacy_summary){INFINITY, INFINITY, 1e-5, 0.25, 3, 31, 1234, 10000};
     size_t len, len2;
-    char *js = bb_billboard_to_json(&b, &len);
+    char *js = bb_billboard_to_json(&b, &len), *js2;
     assert_non_null(js);
     assert_int_equal(strlen(js), len);
     assert_non_null(strstr(js, "\"rho\":null"));
@@ -40,7 +40,7 @@ static void test_billboard_round_trip(void **state)
     assert_int_equal(back.uniform, 0);
     assert_non_null(strstr(js, "\"uniform\":false"));
     /* Canonical: re-encoding gives the same bytes. */
-    char *js2 = bb_billboard_to_json(&back, &len2);
+    js2 = bb_billboard_to_json(&back, &len2);
     assert_int_equal(len, len2);
     assert_memory_equal(js, js2, len);
     free(js2);
@@ -80,6 +80,44 @@ static void test_billboard_round_trip(void **state)
     assert_int_equal(bb_billboard_from_json(notbool, strlen(notbool), &back, why, sizeof(why)),
                      BB_EPROTO);
     assert_non_null(strstr(why, "uniform"));
+    /* The plausible set's z and each step's sigma_y travel only when z > 0
+     * (above: neither key, so every billboard without the set encodes as
+     * before it existed), bit-exact and canonical; absent, both read as 0;
+     * negative or non-numeric values are refused. */
+    js = bb_billboard_to_json(&b, &len);
+    assert_null(strstr(js, "plausible_z"));
+    assert_null(strstr(js, "sigma_y"));
+    free(js);
+    b.plausible_z = 1.5;
+    b.sigma_y[0] = 152.11790855773964;
+    b.sigma_y[1] = 1.0 / 3;
+    js = bb_billboard_to_json(&b, &len);
+    assert_non_null(strstr(js, "\"plausible_z\":1.5,\"steps\":[{\"h\":1,\"sigma_y\":152.11790855773964,\"w\":"));
+    assert_int_equal(bb_billboard_from_json(js, len, &back, NULL, 0), BB_OK);
+    assert_true(back.plausible_z == 1.5);
+    assert_true(back.sigma_y[0] == b.sigma_y[0] && back.sigma_y[1] == b.sigma_y[1]);
+    js2 = bb_billboard_to_json(&back, &len2);
+    assert_int_equal(len, len2);
+    assert_memory_equal(js, js2, len);
+    free(js2);
+    bb_billboard_release(&back);
+    free(js);
+    b.plausible_z = 0;
+    const char *negz = "{\"version\":0,\"episode\":0,\"H\":1,\"d\":1,\"A\":1,\"beta\":1,"
+                       "\"plausible_z\":-1,\"steps\":[{\"h\":1,\"w\":[0],\"gram\":[[1]]}],"
+                       "\"privacy\":{\"rho\":1,\"epsilon\":1,\"delta\":1e-5,\"rho_spent\":0,"
+                       "\"updates\":0,\"max_updates\":1,\"episodes\":0,\"max_episodes\":1}}";
+    assert_int_equal(bb_billboard_from_json(negz, strlen(negz), &back, why, sizeof(why)),
+                     BB_EPROTO);
+    assert_non_null(strstr(why, "plausible_z"));
+    const char *strsig = "{\"version\":0,\"episode\":0,\"H\":1,\"d\":1,\"A\":1,\"beta\":1,"
+                         "\"plausible_z\":1,\"steps\":[{\"h\":1,\"sigma_y\":\"2\",\"w\":[0],"
+                         "\"gram\":[[1]]}],\"privacy\":{\"rho\":1,\"epsilon\":1,\"delta\":1e-5,"
+                         "\"rho_spent\":0,\"updates\":0,\"max_updates\":1,\"episodes\":0,"
+                         "\"max_episodes\":1}}";
+    assert_int_equal(bb_billboard_from_json(strsig, strlen(strsig), &back, why, sizeof(why)),
+                     BB_EPROTO);
+    assert_non_null(strstr(why, "sigma_y"));
     const char *bad = "{\"version\":1,\"episode\":0,\"H\":1,\"d\":1,\"A\":1,\"beta\":1,"
                       "\"steps\":[{\"h\":2,\"w\":[0],\"gram\":[[1]]}],\"privacy\":{}}";
     assert_int_equal(bb_billboard_from_json(bad, strlen(bad), &back, why, sizeof(why)),

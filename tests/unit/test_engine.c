@@ -431,10 +431,29 @@ static void test_version_zero(void **state)
         struct bb_episode v = view(&x);
         assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
     }
+    /* Version 0 carries the plausible set's z and no noise; an update, the
+     * sd each step's y noise was drawn at (no next-value bound here: the
+     * configured one), for the clinics' plausible sets (§3.4). */
+    b = bb_engine_billboard(e);
+    assert_rel(b->plausible_z, p.plausible_z, 0);
+    assert_true(p.plausible_z > 0);
+    for (int h = 0; h < H; h++)
+        assert_true(b->sigma_y[h] == 0);
     assert_int_equal(bb_engine_update(e), BB_OK);
     assert_int_equal(bb_engine_billboard(e)->version, 1);
     assert_int_equal(bb_engine_billboard(e)->uniform, 0);
+    for (int h = 0; h < H; h++) {
+        assert_true(b->sigma_y[h] > 0);
+        assert_rel(b->sigma_y[h], bb_params_sigma_y_drawn_step(&p, h), 0);
+    }
+    assert_rel(b->plausible_z, p.plausible_z, 0);
     bb_engine_free(e);
+    /* A non-private run has no noise and no set. */
+    params(&p, 100, INFINITY, 0);
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    assert_rel(bb_engine_billboard(e)->plausible_z, 0, 0);
+    bb_engine_free(e);
+    params(&p, 2000, 1000.0, 0);
     /* The paper's prior: the greedy argmax, also at version 0. */
     p.prior_policy = BB_PRIOR_GREEDY;
     assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);

@@ -398,6 +398,16 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(bb_config_load("{\"release-start\":\"1\"}", &back, why, sizeof(why)), BB_OK);
     assert_int_equal(back.prior_policy, BB_PRIOR_GREEDY);
     assert_true(back.release_start == 1);
+    /* The plausible set: stored and loaded as given; a configuration from
+     * before it existed keeps the greedy action (z = 0). */
+    assert_true(back.plausible_z == 0);
+    assert_int_equal(bb_config_option(&p, "--plausible", "0.75", why, sizeof(why)), BB_OK);
+    js = bb_config_dump(&p);
+    assert_non_null(strstr(js, "\"plausible\":\"0.75\""));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_true(back.plausible_z == 0.75);
+    free(js);
+    assert_int_equal(bb_config_option(&p, "--plausible", "x", why, sizeof(why)), BB_EINVAL);
 }
 
 /* A configuration whose 'auto' choices are pinned (bb_config_pin) derives to

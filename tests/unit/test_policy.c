@@ -58,6 +58,81 @@ static void test_q_values_match_formula(void **state)
     bb_billboard_release(&b);
 }
 
+/* The plausible set on known values (docs/PRIVACY.md §3.4): step 1 has
+ * Lambda = [[2,1],[1,2]], Lambda^-1 = [[2,-1],[-1,2]]/3, w = (1, 0), beta 0.
+ * Action 0, x = (1, 0): Q = 1, Lambda^-1 x = (2, -1)/3, norm sqrt(5)/3.
+ * Action 1, x = (0.6, 0.8): Q = 0.6, Lambda^-1 x = (0.4, 1)/3, norm
+ * sqrt(1.16)/3. With sigma_y = 1, action 1 joins once
+ * 0.6 + z sqrt(1.16)/3 >= 1 - z sqrt(5)/3, z >= 1.2 / (sqrt(1.16) + sqrt(5))
+ * = 0.3621984...; a diagonal Lambda would not tell L^-1 from L^-T. Then the
+ * policy draws both, uniformly; below the threshold, z = 0, sigma_y = 0 or
+ * a uniform billboard, only the greedy action. */
+static void test_plausible_set(void **state)
+{
+    (void)state;
+    enum { H = 2, D = 2, A = 2, N = 4000 };
+    struct bb_billboard b;
+    assert_int_equal(bb_billboard_init(&b, H, D, A), BB_OK);
+    const double lam[4] = {2, 1, 1, 2};
+    memcpy(b.gram, lam, sizeof(lam));
+    b.gram[4] = b.gram[7] = 1.0;
+    b.w[0] = 1.0;
+    b.beta = 0;
+    const double x[A * D] = {1, 0, 0.6, 0.8};
+    double q[A];
+    unsigned char set[A];
+    int act;
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, (double[A]){1, 0}, set), BB_EINVAL);
+    assert_int_equal(bb_billboard_factor(&b), BB_OK);
+    assert_int_equal(bb_billboard_act(&b, 1, x, q, &act), BB_OK);
+    assert_rel(q[0], 1.0, 1e-12);
+    assert_rel(q[1], 0.6, 1e-12);
+    const double zc = 1.2 / (sqrt(1.16) + sqrt(5.0));
+    assert_rel(zc, 0.3621984, 1e-6);
+    b.sigma_y[0] = 1.0;
+    b.plausible_z = zc * (1 - 1e-9);
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 1);
+    assert_true(set[0] == 1 && set[1] == 0);
+    for (int i = 0; i < 100; i++) {
+        assert_int_equal(bb_billboard_act(&b, 1, x, q, &act), BB_OK);
+        assert_int_equal(act, 0);
+    }
+    b.plausible_z = zc * (1 + 1e-9);
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 2);
+    assert_true(set[0] == 1 && set[1] == 1);
+    int count[A] = {0};
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(bb_billboard_act(&b, 1, x, q, &act), BB_OK);
+        assert_true(act >= 0 && act < A);
+        count[act]++;
+    }
+    /* Binomial(4000, 1/2): sd 32; 6 sd either side. */
+    assert_true(count[0] > N / 2 - 190 && count[0] < N / 2 + 190);
+    /* sigma_y scales the widths exactly as z does. */
+    b.plausible_z = 1.0;
+    b.sigma_y[0] = zc * (1 - 1e-9);
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 1);
+    b.sigma_y[0] = zc * (1 + 1e-9);
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 2);
+    /* Step 2 has no noise: only the greedy action, whatever z. */
+    assert_int_equal(bb_billboard_plausible(&b, 2, x, q, set), 1);
+    b.plausible_z = 0;
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 1);
+    b.plausible_z = 1.0;
+    b.uniform = 1; /* version 0: the random policy, no set */
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 1);
+    b.uniform = 0;
+    assert_int_equal(bb_billboard_plausible(&b, 0, x, q, set), BB_ERANGE);
+    assert_int_equal(bb_billboard_plausible(&b, H + 1, x, q, set), BB_ERANGE);
+    /* A copy carries the set's parameters. */
+    struct bb_billboard c;
+    assert_int_equal(bb_billboard_copy(&c, &b), BB_OK);
+    assert_rel(c.sigma_y[0], b.sigma_y[0], 0);
+    assert_rel(c.plausible_z, 1.0, 0);
+    bb_billboard_release(&c);
+    bb_billboard_release(&b);
+}
+
 /* A uniform billboard (no data yet) recommends every action equally often,
  * whatever its Q-values, which are still the formula's; a greedy one always
  * the argmax. */
@@ -270,6 +345,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_q_values_match_formula),
         cmocka_unit_test(test_uniform_billboard),
+        cmocka_unit_test(test_plausible_set),
         cmocka_unit_test(test_explore_direction_known_values),
         cmocka_unit_test(test_explore_direction_distribution),
         cmocka_unit_test(test_episode_policy),

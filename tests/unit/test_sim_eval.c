@@ -79,11 +79,11 @@ static void test_policies_by_hand(void **state)
     struct bb_sim_env *e = two_state();
     double V[6];
     const int always0[4] = {0, 0, 0, 0}, always1[4] = {1, 1, 1, 1}, mixed[4] = {0, 0, 1, 1};
-    bb_sim_eval_policy(e, always0, V);
+    bb_sim_eval_policy(e, always0, NULL, V);
     check_values(V, (const double[]){0.6, 1.3, 0.0, 0.6});
-    bb_sim_eval_policy(e, always1, V);
+    bb_sim_eval_policy(e, always1, NULL, V);
     check_values(V, (const double[]){0.8, 0.0, 0.4, 0.0});
-    bb_sim_eval_policy(e, mixed, V); /* non-stationary */
+    bb_sim_eval_policy(e, mixed, NULL, V); /* non-stationary */
     check_values(V, (const double[]){0.0, 1.2, 0.4, 0.0});
     /* Regret from the start state: V*_0(0) - V^pi_0(0) = 0.8 - 0 */
     double Vs[6];
@@ -94,16 +94,26 @@ static void test_policies_by_hand(void **state)
     /* A table of uniform entries is the uniform policy; one uniform entry
      * (step 0, state 1) mixes: (0.6 + 0.8 + ... ) by hand below. */
     const int all_uniform[4] = {BB_SIM_UNIFORM, BB_SIM_UNIFORM, BB_SIM_UNIFORM, BB_SIM_UNIFORM};
-    bb_sim_eval_policy(e, all_uniform, V);
+    bb_sim_eval_policy(e, all_uniform, NULL, V);
     check_values(V, (const double[]){0.45, 0.775, 0.2, 0.3});
     const int one_uniform[4] = {0, BB_SIM_UNIFORM, 0, 0};
     double Va[6], Vb[6];
-    bb_sim_eval_policy(e, one_uniform, V);
-    bb_sim_eval_policy(e, always0, Va);
+    bb_sim_eval_policy(e, one_uniform, NULL, V);
+    bb_sim_eval_policy(e, always0, NULL, Va);
     const int swap[4] = {0, 1, 0, 0};
-    bb_sim_eval_policy(e, swap, Vb);
+    bb_sim_eval_policy(e, swap, NULL, Vb);
     assert_rel(V[1], (Va[1] + Vb[1]) / 2, TOL);
     assert_rel(V[0], Va[0], TOL);
+    /* A set entry draws from its row only: both actions is the uniform
+     * entry, action 1 alone is swap's; rows of other entries are not read. */
+    const int one_set[4] = {0, BB_SIM_SET, 0, 0};
+    unsigned char set[8] = {9, 9, 1, 1, 9, 9, 9, 9};
+    double Vs2[6];
+    bb_sim_eval_policy(e, one_set, set, Vs2);
+    check_values(Vs2, V);
+    set[2] = 0;
+    bb_sim_eval_policy(e, one_set, set, Vs2);
+    check_values(Vs2, Vb);
     bb_sim_env_free(e);
 }
 
@@ -124,29 +134,57 @@ static void test_billboard_table(void **state)
     b.beta = 0;
     assert_int_equal(bb_billboard_factor(&b), BB_OK);
     int pi[4];
+    unsigned char set[8];
     double V[6];
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
     assert_int_equal(pi[0], 1);
     assert_int_equal(pi[1], 0);
     assert_int_equal(pi[2], 1);
     assert_int_equal(pi[3], 0);
-    bb_sim_eval_policy(e, pi, V);
+    bb_sim_eval_policy(e, pi, NULL, V);
     check_values(V, (const double[]){0.8, 1.5, 0.4, 0.6});
+    /* The plausible set (bb_billboard_plausible): with Lambda = I the sd of a
+     * one-hot action's Q is sigma_y. Step 0, state 0: Q = 0.6 and 0.8, so
+     * action 0 joins once 0.6 + z 0.1 >= 0.8 - z 0.1, z >= 1; state 1
+     * (1.5 against 0.6) needs z >= 4.5; step 1 has no noise. The entry is
+     * then valued at the mean of its set's Q-values: (0.6 + 0.8) / 2. */
+    b.sigma_y[0] = 0.1;
+    b.plausible_z = 0.99;
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
+    assert_int_equal(pi[0], 1);
+    b.plausible_z = 1.01;
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
+    assert_int_equal(pi[0], BB_SIM_SET);
+    assert_true(set[0] == 1 && set[1] == 1);
+    assert_int_equal(pi[1], 0);
+    assert_int_equal(pi[2], 1);
+    assert_int_equal(pi[3], 0);
+    bb_sim_eval_policy(e, pi, set, V);
+    check_values(V, (const double[]){0.7, 1.5, 0.4, 0.6});
+    struct bb_rng rng;
+    bb_rng_init_seeded(&rng, 3);
+    int drawn[2] = {0, 0};
+    for (int i = 0; i < 1000; i++)
+        drawn[bb_sim_policy_action(e, pi, set, 0, 0, &rng)]++;
+    assert_true(drawn[0] > 400 && drawn[1] > 400);
+    assert_int_equal(bb_sim_policy_action(e, pi, set, 0, 1, &rng), 0);
+    b.plausible_z = 0;
+    b.sigma_y[0] = 0;
     /* Lambda = 1/100 on direction 0 at step 0: bonus beta*10 = 1 there,
      * so Q_0(0,0) = min(0.6 + 1, H = 2) = 1.6 > 0.8: action 0 in state 0. */
     b.gram[0] = 0.01;
     b.beta = 0.1;
     assert_int_equal(bb_billboard_factor(&b), BB_OK);
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
     assert_int_equal(pi[0], 0);
-    bb_sim_eval_policy(e, pi, V);
+    bb_sim_eval_policy(e, pi, NULL, V);
     assert_rel(V[0] + 1, 0.6 + 1, TOL);
     /* A uniform billboard's table is uniform everywhere, valued as such. */
     b.uniform = 1;
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
     for (int i = 0; i < 4; i++)
         assert_int_equal(pi[i], BB_SIM_UNIFORM);
-    bb_sim_eval_policy(e, pi, V);
+    bb_sim_eval_policy(e, pi, NULL, V);
     check_values(V, (const double[]){0.45, 0.775, 0.2, 0.3});
     /* With an episode key it is that episode's random policies: in each
      * state and step the action whose one-hot coordinate of the key's
@@ -156,7 +194,7 @@ static void test_billboard_table(void **state)
     for (int i = 0; i < 64; i++) {
         char key[16];
         snprintf(key, sizeof(key), "ep%d", i);
-        assert_int_equal(bb_sim_policy_table(e, &b, key, pi), BB_OK);
+        assert_int_equal(bb_sim_policy_table(e, &b, key, pi, set), BB_OK);
         for (int h = 0; h < 2; h++) {
             assert_int_equal(bb_explore_direction(key, h + 1, 4, z), BB_OK);
             for (int s = 0; s < 2; s++) {
@@ -170,13 +208,13 @@ static void test_billboard_table(void **state)
     b.uniform = 0;
     /* Once there is data the key is not read. */
     int greedy[4];
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, greedy), BB_OK);
-    assert_int_equal(bb_sim_policy_table(e, &b, "ep0", pi), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, greedy, set), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, "ep0", pi, set), BB_OK);
     assert_memory_equal(pi, greedy, sizeof(pi));
     /* Sizes must match the environment. */
     struct bb_billboard other;
     assert_int_equal(bb_billboard_init(&other, 2, 4, 3), BB_OK);
-    assert_int_equal(bb_sim_policy_table(e, &other, NULL, pi), BB_EINVAL);
+    assert_int_equal(bb_sim_policy_table(e, &other, NULL, pi, set), BB_EINVAL);
     bb_billboard_release(&other);
     bb_billboard_release(&b);
     bb_sim_env_free(e);
