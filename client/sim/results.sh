@@ -221,7 +221,7 @@ is shrunk towards 0 until the data outweigh it (the next values in the targets c
 the same regression shrunk towards half of each step's largest target instead,
 docs/PRIVACY.md §3.2), and every y release carries noise σ_y per
 coordinate; with at most N_max releases of y, σ_y is what the first releases fight, which
-is why the grid starts only once k₀/d ≥ 10 σ_y. Non-private runs use ridge 1.
+is why the grid starts only once k₀/d ≥ 5 σ_y. Non-private runs use ridge 1.
 
 Simplex MDP (H=5, d=8, A=5):
 

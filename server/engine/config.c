@@ -280,7 +280,7 @@ const char *bb_config_usage(void)
            "  --release-base g     grid mechanisms release at episodes ceil(k0 g^j)\n"
            "                       (default 1.5)\n"
            "  --release-start k0   the first release point, or auto (the default: once\n"
-           "                       k0/d >= 10 sigma_y, at most K_max/4; 1 for the tree)\n"
+           "                       k0/d >= 5 sigma_y, at most K_max/4; 1 for the tree)\n"
            "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
            "                       (default tight)\n"
            "  --shift-scale s      lambda~ = s * the bound (default 0.35; post-processing)\n"

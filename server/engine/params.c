@@ -349,7 +349,9 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen);
 /* Release start 'auto' (docs/PRIVACY.md §1.2, docs/RESULTS.md): the first
  * release comes once the episodes per feature direction, k0 / d, reach
  * BB_RELEASE_START_SNR times sigma_y, so that the y noise moves a weight by
- * about a tenth of a reward; sigma_y itself shrinks as k0 grows (fewer grid
+ * about a fifth of a reward (5, not the earlier 10, since the plausible set
+ * keeps the cells the noise still decides from being settled by it:
+ * docs/RESULTS.md, "More levers"); sigma_y itself shrinks as k0 grows (fewer grid
  * points, fewer updates), so k0 is the smallest integer k in [1, K_max / 4]
  * with k >= SNR d sigma_y(k), found by bisection (k - SNR d sigma_y(k) grows
  * with k), or K_max / 4 if there is none; with a configured --max-updates

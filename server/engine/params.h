@@ -113,7 +113,7 @@ enum bb_features { BB_FEATURES_BALL = 0, BB_FEATURES_SIMPLEX = 1, BB_FEATURES_AU
 #define BB_SIMPLEX_SLACK 1e-9
 
 /* Release start 'auto': k0 >= BB_RELEASE_START_SNR * d * sigma_y (params.c). */
-#define BB_RELEASE_START_SNR 10.0
+#define BB_RELEASE_START_SNR 5.0
 
 struct bb_params {
     /* --- configuration (set by the caller, then bb_params_derive) --- */

@@ -35,11 +35,11 @@ check '{"L": 11, "sigma_gram": 6.633250, "shift": 816.4673, "max_updates": 33, "
 # bound x 0.35; V clipped to the steps left), values computed independently.
 check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "prefix_sd": 6.517109726, "shift": 23.40108726, "max_updates": 23, "sigma_y": 71.13367698}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --release-start 1 --gram-share 0.5
-# The default release start is auto: the smallest k0 >= 10 d sigma_y(k0)
+# The default release start is auto: the smallest k0 >= 5 d sigma_y(k0)
 # (docs/PRIVACY.md §1.2; computed independently in tests/unit/test_params.c).
-check '{"release_start": 2383, "releases": 10, "max_updates": 10, "sigma_y": 29.78075748, "gram_share": 0.2}' \
+check '{"release_start": 1250, "releases": 11, "max_updates": 11, "sigma_y": 31.23432195, "gram_share": 0.2}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10
-check '{"release_start": 18389, "releases": 5, "sigma_y": 229.8564119}' \
+check '{"release_start": 10072, "releases": 6, "sigma_y": 251.7950836}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 1 --release-start auto --gram-share 0.5
 check '{"release_start": 1, "releases": 100000}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --mechanism tree
