@@ -55,6 +55,8 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
     if (plausible) {
         bb_buf_puts(&s, ",\"plausible_z\":");
         put_num(&s, b->plausible_z);
+        bb_buf_puts(&s, ",\"plausible_floor\":");
+        put_num(&s, b->plausible_floor);
     }
     bb_buf_puts(&s, ",\"steps\":[");
     for (int h = 0; h < b->H; h++) {
@@ -171,6 +173,11 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
     json_t *pz = json_object_get(root, "plausible_z"); /* absent: 0, no set */
     if (pz && (!get_num(pz, &out->plausible_z, 0) || out->plausible_z < 0)) {
         say(why, whylen, "billboard plausible_z must be a number >= 0");
+        goto out;
+    }
+    json_t *pf = json_object_get(root, "plausible_floor"); /* absent: 0 */
+    if (pf && (!get_num(pf, &out->plausible_floor, 0) || out->plausible_floor < 0)) {
+        say(why, whylen, "billboard plausible_floor must be a number >= 0");
         goto out;
     }
     json_t *steps = json_object_get(root, "steps");

@@ -83,6 +83,7 @@ int bb_billboard_copy(struct bb_billboard *dst, const struct bb_billboard *src)
     memcpy(dst->chol, src->chol, hdd * sizeof(double));
     memcpy(dst->sigma_y, src->sigma_y, (size_t)src->H * sizeof(double));
     dst->plausible_z = src->plausible_z;
+    dst->plausible_floor = src->plausible_floor;
     dst->factored = src->factored;
     dst->version = src->version;
     dst->episode = src->episode;
@@ -129,13 +130,17 @@ int bb_billboard_plausible(const struct bb_billboard *b, int h, const double *fe
                 v, d);
     cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit, A, d, 1.0, l,
                 d, v, d);
-    const double floor_g = q[g] - width * cblas_dnrm2(d, v + (size_t)g * d, 1);
+    /* In units of ||Lambda~^-1 x||: width = z sigma, noise floor f range / sigma. */
+    const double lowest = q[g] - width * cblas_dnrm2(d, v + (size_t)g * d, 1);
+    const double floor = b->plausible_floor * (double)(b->H - h + 1) / b->sigma_y[h - 1];
     int n = 1;
-    for (int a = 0; a < A; a++)
-        if (a != g && q[a] + width * cblas_dnrm2(d, v + (size_t)a * d, 1) >= floor_g) {
+    for (int a = 0; a < A; a++) {
+        const double r = cblas_dnrm2(d, v + (size_t)a * d, 1);
+        if (a != g && q[a] + width * r >= lowest && r >= floor) {
             set[a] = 1;
             n++;
         }
+    }
     free(v);
     return n;
 }

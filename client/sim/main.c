@@ -49,7 +49,7 @@ static void usage(FILE *f)
                "   --failure-prob --update-ratio --max-updates --max-episodes --mechanism\n"
                "   --release-base --release-start --shift-bound --shift-scale --value-clip\n"
                "   --update-rule --prior-policy --y-exponent --prior-value --features\n"
-               "   --plausible;\n"
+               "   --plausible --plausible-floor;\n"
                "   billboardd --help lists them; --features defaults to the environment's\n"
                "   set: simplex if every feature row is >= 0 with sum <= 1, else ball)\n\n"
                "Sweep (instead of the runs above; docs/RESULTS.md):\n"

@@ -49,7 +49,8 @@ struct bb_billboard {
                         * by bb_billboard_factor; never on the wire */
     double *sigma_y;   /* owned: H, the sd of the y noise in w_h (0: none) */
     double plausible_z;/* z of the plausible set (bb_billboard_plausible);
-                        * 0 = always the greedy action. Both are on the wire
+                        * 0 = always the greedy action */
+    double plausible_floor; /* its floor f. sigma_y, z and f are on the wire
                         * only when z > 0 */
     int factored;      /* chol is valid */
     struct bb_privacy_summary privacy;
@@ -114,12 +115,15 @@ void bb_q_values(int d, const double *l, const double *w, double beta, double ca
                  const double *x, size_t rows, double *q, double *work);
 
 /* The plausible set at step h (1..H) of the actions with feature rows
- * features and Q-values q (bb_q_values): set[a] = 1 for every action a with
- *   q[a] + z s_a >= q[g] - z s_g,   s_a = sigma_y_h ||Lambda~_h^-1 phi(x, a)||_2,
- * g = bb_argmax(q), z = b->plausible_z: the actions whose Q-value the y
- * noise in w_h cannot tell from the greedy one's at z of its standard
- * deviations (s_a is the sd of phi(x,a)^T w_h that noise alone gives), 0
- * elsewhere. Returns the set's size (>= 1: g is always in it); only {g}
+ * features and Q-values q (bb_q_values): set[a] = 1 for g = bb_argmax(q)
+ * and for every action a with
+ *   q[a] + z s_a >= q[g] - z s_g  and  s_a >= f (H - h + 1),
+ *   s_a = sigma_y_h ||Lambda~_h^-1 phi(x, a)||_2,
+ * z = b->plausible_z, f = b->plausible_floor: the actions whose Q-value the
+ * y noise in w_h cannot tell from the greedy one's at z of its standard
+ * deviations (s_a is the sd of phi(x,a)^T w_h that noise alone gives), and
+ * for which that noise is at least f of the step's value range (the
+ * rewards left), 0 elsewhere. Returns the set's size (>= 1: g is always in it); only {g}
  * when z or sigma_y_h is 0, when b->uniform, or when w_h is the prior's.
  * Post-processing of the billboard (docs/PRIVACY.md §3.4). Returns
  * BB_ENOMEM, BB_EINVAL (not factored) or BB_ERANGE (h) as a negative. */

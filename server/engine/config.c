@@ -96,6 +96,7 @@ static const struct opt opts[] = {
     {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL},
     {"features", K_ENUM, OFF(features), 0, 0, features_names},
     {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL},
+    {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL},
 };
 #undef OFF
 
@@ -215,6 +216,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->prior_value = 0;
     p->features = BB_FEATURES_BALL;
     p->plausible_z = 0;
+    p->plausible_floor = 0;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;
@@ -302,7 +304,10 @@ const char *bb_config_usage(void)
            "  --plausible z        after an update, clinics draw uniformly among the\n"
            "                       actions whose Q-value is within z sds of the y noise\n"
            "                       of the greedy one's; 0 = always the greedy action\n"
-           "                       (default 1; post-processing, docs/PRIVACY.md §3.4)\n";
+           "                       (default 1; post-processing, docs/PRIVACY.md §3.4)\n"
+           "  --plausible-floor f  only actions whose Q-value's noise sd is at least f\n"
+           "                       of the step's value range join that set (default\n"
+           "                       0.025; post-processing)\n";
 }
 
 static json_t *num(double v)
@@ -370,6 +375,7 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "features", json_string(bb_features_name(p->features)));
     rc |= json_object_set_new(o, "next_value_bound", json_boolean(bb_params_next_bound(p)));
     rc |= json_object_set_new(o, "plausible", json_real(p->plausible_z));
+    rc |= json_object_set_new(o, "plausible_floor", json_real(p->plausible_floor));
     if (rc) {
         json_decref(o);
         return NULL;

@@ -128,6 +128,7 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
     e->bb.beta = p->beta;
     e->bb.uniform = p->prior_policy == BB_PRIOR_UNIFORM; /* holds no data (params.h) */
     e->bb.plausible_z = p->is_private ? p->plausible_z : 0; /* no noise, no set */
+    e->bb.plausible_floor = p->is_private ? p->plausible_floor : 0;
     fill_privacy(e, &e->bb.privacy);
     *out = e;
     return BB_OK;

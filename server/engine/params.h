@@ -152,6 +152,8 @@ struct bb_params {
                              noise cannot tell from the greedy one at z of its
                              sds (bb_billboard_plausible; post-processing,
                              docs/PRIVACY.md §3.4); 0 = always the greedy one */
+    double plausible_floor; /* f: an action joins only where that noise's sd is at
+                             least f of the step's value range H - h + 1 */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */

@@ -92,6 +92,7 @@ python3 - "$TMP/p02.json" "$TMP/pz0.json" <<'PY' || { echo "plausible wrong" >&2
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 assert (a["plausible"], b["plausible"]) == (1.0, 0.0), (a["plausible"], b["plausible"])
+assert a["plausible_floor"] == 0.025, a["plausible_floor"]
 for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "ridge", "max_updates",
             "rho_y", "release_start"):
     assert a[key] == b[key], key
@@ -100,6 +101,13 @@ for bad in -1 10.5 nan inf; do
     if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
         --plausible "$bad" >/dev/null 2>&1; then
         echo "--plausible $bad was accepted" >&2
+        exit 1
+    fi
+done
+for bad in -0.1 1.5 nan; do
+    if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
+        --plausible-floor "$bad" >/dev/null 2>&1; then
+        echo "--plausible-floor $bad was accepted" >&2
         exit 1
     fi
 done

@@ -108,7 +108,8 @@ sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e "s/\"max-updates\":\"$nmax\"/\"max-updates\":\"0\"/" \
     -e 's/"mechanism":"grid-sqrt"/"mechanism":"auto"/' -e 's/,"y-exponent":"1"//' \
     -e 's/,"prior-value":"[^"]*"//' -e 's/,"features":"[^"]*"//' \
-    -e 's/"plausible":"[^"]*",//' "$TMP/pin.stored" >"$TMP/pin.old"
+    -e 's/"plausible":"[^"]*",//' -e 's/"plausible-floor":"[^"]*",//' \
+    "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
 if grep -q 'y-exponent\|prior-value\|features\|plausible' "$TMP/pin.old"; then
     fail "could not drop y-exponent, prior-value, features and plausible: $(cat "$TMP/pin.old")"
@@ -117,14 +118,15 @@ sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS 
 : >"$TMP/daemon.log"
 DB="$TMP/pin.db" start_daemon "${PIN[@]}"
 req GET /v1/config
-[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"]')" = \
-    "(0.0, 0.0, $k0, 'ball', 0.0)" ] ||
+[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"], d["plausible_floor"]')" = \
+    "(0.0, 0.0, $k0, 'ball', 0.0, 0.0)" ] ||
     fail "old database's configuration: $(cat "$TMP/body")"
 stop_daemon
 grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/daemon.log")"
 [ "$(stored_config)" = "$(sed -e 's/"y-exponent":"1"/"y-exponent":"0"/' \
     -e 's/"prior-value":"[^"]*"/"prior-value":"0"/' \
-    -e 's/"plausible":"[^"]*"/"plausible":"0"/' "$TMP/pin.stored")" ] ||
+    -e 's/"plausible":"[^"]*"/"plausible":"0"/' \
+    -e 's/"plausible-floor":"[^"]*"/"plausible-floor":"0"/' "$TMP/pin.stored")" ] ||
     fail "old configuration not pinned: $(stored_config)"
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --y-exponent 1 2>"$TMP/err"; then
     fail "--y-exponent 1 accepted on a database created with 0"

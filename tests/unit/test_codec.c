@@ -89,12 +89,13 @@ static void test_billboard_round_trip(void **state)
     assert_null(strstr(js, "sigma_y"));
     free(js);
     b.plausible_z = 1.5;
+    b.plausible_floor = 0.25;
     b.sigma_y[0] = 152.11790855773964;
     b.sigma_y[1] = 1.0 / 3;
     js = bb_billboard_to_json(&b, &len);
-    assert_non_null(strstr(js, "\"plausible_z\":1.5,\"steps\":[{\"h\":1,\"sigma_y\":152.11790855773964,\"w\":"));
+    assert_non_null(strstr(js, "\"plausible_z\":1.5,\"plausible_floor\":0.25,\"steps\":[{\"h\":1,\"sigma_y\":152.11790855773964,\"w\":"));
     assert_int_equal(bb_billboard_from_json(js, len, &back, NULL, 0), BB_OK);
-    assert_true(back.plausible_z == 1.5);
+    assert_true(back.plausible_z == 1.5 && back.plausible_floor == 0.25);
     assert_true(back.sigma_y[0] == b.sigma_y[0] && back.sigma_y[1] == b.sigma_y[1]);
     js2 = bb_billboard_to_json(&back, &len2);
     assert_int_equal(len, len2);
@@ -103,6 +104,7 @@ static void test_billboard_round_trip(void **state)
     bb_billboard_release(&back);
     free(js);
     b.plausible_z = 0;
+    b.plausible_floor = 0;
     const char *negz = "{\"version\":0,\"episode\":0,\"H\":1,\"d\":1,\"A\":1,\"beta\":1,"
                        "\"plausible_z\":-1,\"steps\":[{\"h\":1,\"w\":[0],\"gram\":[[1]]}],"
                        "\"privacy\":{\"rho\":1,\"epsilon\":1,\"delta\":1e-5,\"rho_spent\":0,"

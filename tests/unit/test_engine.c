@@ -436,7 +436,8 @@ static void test_version_zero(void **state)
      * configured one), for the clinics' plausible sets (§3.4). */
     b = bb_engine_billboard(e);
     assert_rel(b->plausible_z, p.plausible_z, 0);
-    assert_true(p.plausible_z > 0);
+    assert_rel(b->plausible_floor, p.plausible_floor, 0);
+    assert_true(p.plausible_z > 0 && p.plausible_floor > 0);
     for (int h = 0; h < H; h++)
         assert_true(b->sigma_y[h] == 0);
     assert_int_equal(bb_engine_update(e), BB_OK);

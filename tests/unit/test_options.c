@@ -400,12 +400,13 @@ static void test_stored_config_keys(void **state)
     assert_true(back.release_start == 1);
     /* The plausible set: stored and loaded as given; a configuration from
      * before it existed keeps the greedy action (z = 0). */
-    assert_true(back.plausible_z == 0);
+    assert_true(back.plausible_z == 0 && back.plausible_floor == 0);
     assert_int_equal(bb_config_option(&p, "--plausible", "0.75", why, sizeof(why)), BB_OK);
     js = bb_config_dump(&p);
     assert_non_null(strstr(js, "\"plausible\":\"0.75\""));
     assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
     assert_true(back.plausible_z == 0.75);
+    assert_true(back.plausible_floor == 0.025);
     free(js);
     assert_int_equal(bb_config_option(&p, "--plausible", "x", why, sizeof(why)), BB_EINVAL);
 }

@@ -473,7 +473,8 @@ static void test_plausible_z(void **state)
     (void)state;
     struct bb_params p;
     bb_params_defaults(&p);
-    assert_rel(p.plausible_z, 1.0, 0); /* the default */
+    assert_rel(p.plausible_z, 1.0, 0); /* the defaults */
+    assert_rel(p.plausible_floor, 0.025, 0);
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     const double ok[] = {0, 0.5, 10};
@@ -494,6 +495,10 @@ static void test_plausible_z(void **state)
         q.plausible_z = bad[i];
         assert_int_equal(bb_params_derive(&q, why, sizeof(why)), BB_EINVAL);
         assert_non_null(strstr(why, "plausible"));
+        q = p;
+        q.plausible_floor = bad[i] > 1 ? bad[i] - 9 : bad[i]; /* -0.1, 1.5, NaN, inf */
+        assert_int_equal(bb_params_derive(&q, why, sizeof(why)), BB_EINVAL);
+        assert_non_null(strstr(why, "floor"));
     }
     struct bb_params q = p; /* the paper's construction acts greedily */
     q.calibration = BB_CAL_PAPER;

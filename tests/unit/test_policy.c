@@ -114,6 +114,15 @@ static void test_plausible_set(void **state)
     assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 1);
     b.sigma_y[0] = zc * (1 + 1e-9);
     assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 2);
+    /* The floor: at sigma_y = 1, z = 1 (inside the set) action 1's sd,
+     * sqrt(1.16)/3 = 0.359, must be at least f times step 1's range
+     * H - h + 1 = 2, so f = 0.1795 is the edge. */
+    b.sigma_y[0] = 1.0;
+    b.plausible_floor = sqrt(1.16) / 6 * (1 - 1e-9);
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 2);
+    b.plausible_floor = sqrt(1.16) / 6 * (1 + 1e-9);
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, q, set), 1);
+    assert_true(set[0] == 1 && set[1] == 0);
     /* Step 2 has no noise: only the greedy action, whatever z. */
     assert_int_equal(bb_billboard_plausible(&b, 2, x, q, set), 1);
     b.plausible_z = 0;
@@ -129,6 +138,7 @@ static void test_plausible_set(void **state)
     assert_int_equal(bb_billboard_copy(&c, &b), BB_OK);
     assert_rel(c.sigma_y[0], b.sigma_y[0], 0);
     assert_rel(c.plausible_z, 1.0, 0);
+    assert_rel(c.plausible_floor, b.plausible_floor, 0);
     bb_billboard_release(&c);
     bb_billboard_release(&b);
 }
