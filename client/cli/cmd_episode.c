@@ -161,6 +161,17 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
      * uniformly (billboard.h); a remote answer from another version: not known
      * here, and only version 0 can be uniform. */
     int uniform = used == b->version && b->uniform;
+    /* How many actions the draw was among (the plausible set, PRIVACY.md
+     * §3.4): 1 when the action is the greedy one; 0 when not known here
+     * (a remote answer from another version). */
+    int among = 0;
+    if (used == b->version && !uniform) {
+        unsigned char *set = malloc((size_t)b->A);
+        among = set ? bb_billboard_plausible(b, (int)h, f, q, set) : 0;
+        free(set);
+        if (among < 0)
+            among = 0;
+    }
     if (cli->json) {
         printf("{\"h\": %ld, \"billboard_version\": %llu, \"uniform\": %s, ", h,
                (unsigned long long)used, uniform ? "true" : "false");
@@ -169,7 +180,7 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
         printf("\"episode_key\": %s, ", k ? k : "null");
         free(k);
         json_decref(jk);
-        printf("\"action\": %d, \"q\": [", action);
+        printf("\"action\": %d, \"plausible\": %d, \"q\": [", action, among);
         for (int a = 0; a < b->A; a++)
             printf("%s%.17g", a ? ", " : "", q[a]);
         printf("]}\n");
@@ -178,12 +189,18 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
     printf("billboard version %llu, step %ld%s\n", (unsigned long long)used, h,
            remote ? " (computed by the daemon)" : "");
     printf("  %6s  %12s\n", "action", "Q");
+    unsigned char *mark = among > 1 ? malloc((size_t)b->A) : NULL;
+    if (mark && bb_billboard_plausible(b, (int)h, f, q, mark) < 0)
+        memset(mark, 0, (size_t)b->A);
     for (int a = 0; a < b->A; a++)
-        printf("%c %6d  %12.6g\n", a == action ? '*' : ' ', a, q[a]);
+        printf("%c %6d  %12.6g\n", a == action ? '*' : mark && mark[a] ? '+' : ' ', a, q[a]);
+    free(mark);
     printf("recommended action: %d%s\n", action,
-           !uniform ? ""
-           : key    ? " (this episode's random policy: the billboard holds no data yet)"
-                    : " (drawn uniformly at random: the billboard holds no data yet)");
+           uniform ? (key ? " (this episode's random policy: the billboard holds no data yet)"
+                          : " (drawn uniformly at random: the billboard holds no data yet)")
+           : among > 1 ? " (drawn among the actions marked +, whose Q-values the noise cannot"
+                         " tell from the best one's)"
+                       : "");
 out:
     free(f);
     free(q);

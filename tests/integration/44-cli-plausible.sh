@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The plausible set (docs/PRIVACY.md §3.4) end to end: a private billboardd
+# publishes an update whose billboard carries z and each step's sigma_y; in
+# a state with an action the data never took, and z at its widest (10: the
+# noise sd of that action's Q-value, sigma_1 / ridge, is about 0.5, its
+# range 2), the CLI's recommendation (computed locally) and the daemon's
+# (POST /v1/recommend) draw among both actions and say so; with
+# --plausible 0 the same data give the greedy action every time, and no set
+# on the wire. The formula itself is checked on known values in test_policy.
+. "$(dirname "$0")/cli-lib.sh"
+
+# Episodes whose chosen rows never touch direction 2 (action 1's row below).
+python3 - "$TMP" <<'PY'
+import json, sys
+for i in range(1, 81):
+    row0 = [0.9, 0.1, 0.0] if i % 2 else [0.1, 0.9, 0.0]
+    steps = [{"features": [row0, [0.0, 0.0, 1.0]], "action": 0,
+              "reward": ((7 * i + h) % 10) / 10} for h in range(2)]
+    with open("%s/ep%02d.json" % (sys.argv[1], i), "w") as f:
+        json.dump({"billboard_version": 0, "steps": steps}, f)
+PY
+echo '[[0.9,0.1,0.0],[0.0,0.0,1.0]]' >"$TMP/f.json"
+
+play() { # the daemon's extra flags: enrol, submit the 80 episodes, wait for v >= 1
+    start_daemon --horizon 2 --dim 3 --actions 2 --max-episodes 200 --epsilon 10 \
+        --release-start 10 "$@"
+    export BILLBOARD_SERVER="$URL" BILLBOARD_STATE="$TMP/state-$RANDOM.db"
+    export BILLBOARD_ADMIN_TOKEN="$ADMIN"
+    run 0 clinics add "Clinic P" --json
+    BILLBOARD_TOKEN=$(out 'd["token"]')
+    export BILLBOARD_TOKEN
+    run 0 submit "$TMP"/ep*.json --json
+    wait_published
+    run 0 show --json
+    [ "$(out 'd["version"]')" -ge 1 ] || fail "no update after 80 episodes: $(cat "$TMP/out")"
+}
+
+play --plausible 10 # the widest set: whatever the noise drew, both actions
+req GET /v1/billboard
+expect_status 200
+python3 - "$TMP/body" <<'PY' || fail "billboard without the set: $(head -c 400 "$TMP/body")"
+import json, sys
+b = json.load(open(sys.argv[1]))
+assert b["plausible_z"] == 10, b.get("plausible_z")
+assert all(s["sigma_y"] > 0 for s in b["steps"]), [s.get("sigma_y") for s in b["steps"]]
+PY
+seen_cli="" seen_api=""
+for _ in $(seq 24); do
+    run 0 recommend --step 1 --features "$TMP/f.json" --json
+    [ "$(out 'd["plausible"]')" = 2 ] || fail "not a set of 2: $(cat "$TMP/out")"
+    seen_cli="$seen_cli $(out 'd["action"]')"
+    req POST /v1/recommend -H "Authorization: Bearer $BILLBOARD_TOKEN" \
+        -H 'Content-Type: application/json' \
+        -d "{\"h\":1,\"features\":$(cat "$TMP/f.json")}"
+    expect_status 200
+    seen_api="$seen_api $(jget "$TMP/body" 'd["action"]')"
+done
+for a in 0 1; do # all 24 alike: probability 2^-23 each
+    case " $seen_cli " in *" $a "*) ;; *) fail "CLI never drew action $a:$seen_cli" ;; esac
+    case " $seen_api " in *" $a "*) ;; *) fail "daemon never drew action $a:$seen_api" ;; esac
+done
+run 0 recommend --step 1 --features "$TMP/f.json"
+grep -q "drawn among the actions marked +" "$TMP/out" || fail "table: $(cat "$TMP/out")"
+stop_daemon
+
+DB="$TMP/greedy.db" play --plausible 0
+req GET /v1/billboard
+grep -q '"plausible_z"\|"sigma_y"' "$TMP/body" && fail "set on the wire with --plausible 0"
+first=""
+for _ in $(seq 8); do
+    run 0 recommend --step 1 --features "$TMP/f.json" --json
+    [ "$(out 'd["plausible"]')" = 1 ] || fail "a set with --plausible 0: $(cat "$TMP/out")"
+    a=$(out 'd["action"]')
+    [ -z "$first" ] || [ "$a" = "$first" ] || fail "greedy action changed: $first then $a"
+    first=$a
+done
+stop_daemon
+echo ok
