@@ -190,7 +190,9 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo "below). No choice reads the environments here; env seed 1's ε = 10 result at"
     echo "three values of an earlier form of \`--prior-value\` was seen before its"
     echo "choice, and RiverSwim's seed 1 at ε = 10 with and without the next-value"
-    echo "bound (worse with it) before that lever landed (\"More levers\"). The"
+    echo "bound (worse with it) before that lever landed (\"More levers\"); the plausible"
+    echo "set without its floor was run here once, and its cost with \`--features ball\`"
+    echo "prompted the floor, whose value was then chosen on the tuning sets. The"
     echo "simulator's \`--features\` defaults to the environment's feature set, simplex"
     echo "for all three here (docs/PRIVACY.md §3.3); that lever has no constant to tune."
     echo

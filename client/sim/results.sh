@@ -145,21 +145,20 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
   about the regret of updating after every episode (526 vs 494 at K = 10⁴ on the simplex
   MDP), at a fraction of the work: the every-episode baseline ran at 329 episodes/s against
   ~47,000, because every update is an LSVI pass over all past episodes (O(K²) in total).
-- **Privacy costs a factor of a few on the simplex MDP, most of the learning on
-  RiverSwim.** These are single seeds at the β of this page; the price of privacy
-  section above (five seeds, the default β) is the measure. Here private LSVI-UCB at
-  ε = 10 reaches 4,520 on the simplex MDP (0.089× the random policy's regret, 6.9×
-  non-private; slope 0.47: still learning at the end), at ε = 1 19,907 (0.39×). On
-  RiverSwim the private runs end at 0.44× random at ε = 10, 0.70× at ε = 5 and 0.94×
-  at ε = 1: the chain needs deliberate exploration (non-private needs β ≥ 4), and a
-  handful of noisy updates supplies only part of it.
+- **Privacy costs a factor of a few on the simplex MDP, more on RiverSwim.** These
+  are single seeds at the β of this page; the price of privacy section above (five
+  seeds, the default β) is the measure. Here private LSVI-UCB at ε = 10 reaches 2,251
+  on the simplex MDP (0.044× the random policy's regret, 3.4× non-private; slope 0.27),
+  at ε = 1 9,057 (0.18×). On RiverSwim the private runs end at 0.26× random at ε = 10,
+  0.52× at ε = 5 and 0.78× at ε = 1: the chain needs deliberate exploration
+  (non-private needs β ≥ 4), and a handful of noisy updates supplies only part of it.
 - **The paper's printed calibration buys nothing.** It under-noises y (not private as
   stated), yet on its own construction (the tree over every episode, its operator-norm
-  bound) it ends at 24,027 on the simplex MDP at ε = 10, 5.3× the defaults' regret: the
+  bound) it ends at 24,027 on the simplex MDP at ε = 10, 10.7× the defaults' regret: the
   ridge its tree noise needs, not the y noise, limits it.
 - **Before the first update the recommendation is random.** Version 0 holds no data;
   the private runs play random actions, drawn per episode, until the first release (the
-  release start, 2,383 episodes at ε = 10 here), hence a K = 10³ column close to
+  release start, 1,250 episodes at ε = 10 here), hence a K = 10³ column close to
   random's (493 against 507). The paper's rows keep its prior, the action with the
   largest ‖φ‖.
 
