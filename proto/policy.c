@@ -132,11 +132,11 @@ int bb_billboard_plausible(const struct bb_billboard *b, int h, const double *fe
                 d, v, d);
     /* In units of ||Lambda~^-1 x||: width = z sigma, noise floor f range / sigma. */
     const double lowest = q[g] - width * cblas_dnrm2(d, v + (size_t)g * d, 1);
-    const double floor = b->plausible_floor * (double)(b->H - h + 1) / b->sigma_y[h - 1];
+    const double min_r = b->plausible_floor * (double)(b->H - h + 1) / b->sigma_y[h - 1];
     int n = 1;
     for (int a = 0; a < A; a++) {
         const double r = cblas_dnrm2(d, v + (size_t)a * d, 1);
-        if (a != g && q[a] + width * r >= lowest && r >= floor) {
+        if (a != g && q[a] + width * r >= lowest && r >= min_r) {
             set[a] = 1;
             n++;
         }

@@ -60,6 +60,7 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
     struct bb_billboard past = {0};
     const struct bb_billboard *b;
     double *f = NULL, *q = NULL;
+    unsigned char *set = NULL; /* the plausible set of the answer (policy.c) */
     uint64_t used = 0;
     long h = 0, v = -1;
     int rc = cli_parse(cli, argc, argv, opts, pos, 0, &npos);
@@ -165,13 +166,10 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
      * §3.4): 1 when the action is the greedy one; 0 when not known here
      * (a remote answer from another version). */
     int among = 0;
-    if (used == b->version && !uniform) {
-        unsigned char *set = malloc((size_t)b->A);
-        among = set ? bb_billboard_plausible(b, (int)h, f, q, set) : 0;
-        free(set);
-        if (among < 0)
-            among = 0;
-    }
+    if (used == b->version && !uniform)
+        set = malloc((size_t)b->A);
+    if (set && (among = bb_billboard_plausible(b, (int)h, f, q, set)) < 0)
+        among = 0;
     if (cli->json) {
         printf("{\"h\": %ld, \"billboard_version\": %llu, \"uniform\": %s, ", h,
                (unsigned long long)used, uniform ? "true" : "false");
@@ -189,12 +187,8 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
     printf("billboard version %llu, step %ld%s\n", (unsigned long long)used, h,
            remote ? " (computed by the daemon)" : "");
     printf("  %6s  %12s\n", "action", "Q");
-    unsigned char *mark = among > 1 ? malloc((size_t)b->A) : NULL;
-    if (mark && bb_billboard_plausible(b, (int)h, f, q, mark) < 0)
-        memset(mark, 0, (size_t)b->A);
     for (int a = 0; a < b->A; a++)
-        printf("%c %6d  %12.6g\n", a == action ? '*' : mark && mark[a] ? '+' : ' ', a, q[a]);
-    free(mark);
+        printf("%c %6d  %12.6g\n", a == action ? '*' : among > 1 && set[a] ? '+' : ' ', a, q[a]);
     printf("recommended action: %d%s\n", action,
            uniform ? (key ? " (this episode's random policy: the billboard holds no data yet)"
                           : " (drawn uniformly at random: the billboard holds no data yet)")
@@ -202,6 +196,7 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
                          " tell from the best one's)"
                        : "");
 out:
+    free(set);
     free(f);
     free(q);
     bb_billboard_release(&past);
