@@ -127,11 +127,8 @@ static int servable(const struct bb_params *p)
                         "accepted for a non-private run (--rho inf)\n");
         return 0;
     }
-    if (p->is_private && p->update_rule != BB_UPDATE_RARE) {
-        fprintf(stderr, "billboardd: --update-rule every breaks the N_max bound; it is only "
-                        "accepted for a non-private run (--rho inf)\n");
-        return 0;
-    }
+    /* A private --update-rule every is refused by the engine's derivation
+     * (no N_max); 'release' (one update per grid point) is servable. */
     return 1;
 }
 
