@@ -159,6 +159,26 @@ static int draw_from(const unsigned char *set, int A, int n, int *action)
     return BB_EINVAL; /* n was not the set's size */
 }
 
+int bb_plausible_pick(int A, int d, const double *features, const unsigned char *set,
+                      const double *z)
+{
+    int best = -1;
+    double top = -INFINITY;
+    for (int a = 0; a < A; a++) {
+        if (set && !set[a])
+            continue;
+        const double *x = features + (size_t)a * d;
+        double v = 0.0;
+        for (int j = 0; j < d; j++)
+            v += x[j] * z[j];
+        if (best < 0 || v > top) {
+            top = v;
+            best = a;
+        }
+    }
+    return best < 0 ? 0 : best;
+}
+
 int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *features,
                              const double *z, double *q, int *action)
 {
@@ -174,20 +194,8 @@ int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *
                 (double)b->H, features, (size_t)b->A, q, work);
     free(work);
     if (action && b->uniform && z) {
-        /* The episode's random direction, the same at every step (explore.c). */
-        int best = 0;
-        double top = -INFINITY;
-        for (int a = 0; a < b->A; a++) {
-            const double *x = features + (size_t)a * b->d;
-            double v = 0.0;
-            for (int j = 0; j < b->d; j++)
-                v += x[j] * z[j];
-            if (v > top) {
-                top = v;
-                best = a;
-            }
-        }
-        *action = best;
+        /* The episode's random direction, correlated across steps (explore.c). */
+        *action = bb_plausible_pick(b->A, b->d, features, NULL, z);
     } else if (action && b->uniform) {
         if (sodium_init() < 0)
             return BB_EIO; /* no entropy source: no honest random draw */
@@ -198,6 +206,8 @@ int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *
         int rc = n < 0 ? n : BB_OK;
         if (n == 1)
             *action = bb_argmax(q, b->A);
+        else if (n > 1 && z) /* the episode's pick among the set */
+            *action = bb_plausible_pick(b->A, b->d, features, set, z);
         else if (n > 1)
             rc = draw_from(set, b->A, n, action);
         free(set);
@@ -211,7 +221,7 @@ int bb_billboard_act_keyed(const struct bb_billboard *b, int h, const double *fe
 {
     double *z = NULL;
     int rc = BB_OK;
-    if (episode_key && b->uniform) {
+    if (episode_key && (b->uniform || b->plausible_z > 0)) {
         z = malloc(sizeof(double) * (size_t)b->d);
         rc = z ? bb_explore_direction(episode_key, h, b->d, z) : BB_ENOMEM;
     }

@@ -192,8 +192,10 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
     printf("recommended action: %d%s\n", action,
            uniform ? (key ? " (this episode's random policy: the billboard holds no data yet)"
                           : " (drawn uniformly at random: the billboard holds no data yet)")
-           : among > 1 ? " (drawn among the actions marked +, whose Q-values the noise cannot"
-                         " tell from the best one's)"
+           : among > 1 ? (key ? " (this episode's pick among the actions marked +, whose Q-values"
+                                " the noise cannot tell from the best one's)"
+                              : " (drawn among the actions marked +, whose Q-values the noise"
+                                " cannot tell from the best one's)")
                        : "");
 out:
     free(set);

@@ -44,6 +44,39 @@ int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard 
     return rc;
 }
 
+int bb_sim_policy_resolve(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                          const char *episode_key, int *out)
+{
+    const int S = env->S, A = env->A, d = env->d;
+    double *z = malloc(sizeof(double) * (size_t)d);
+    if (!z)
+        return BB_ENOMEM;
+    int rc = BB_OK;
+    for (int h = 0; h < env->H && rc == BB_OK; h++) {
+        int have = 0; /* the step's direction, drawn once it is needed */
+        for (int s = 0; s < S; s++) {
+            const size_t i = (size_t)h * S + s;
+            out[i] = pi[i];
+            if (pi[i] != BB_SIM_SET)
+                continue;
+            if (!have && (rc = bb_explore_direction(episode_key, h + 1, d, z)) != BB_OK)
+                break;
+            have = 1;
+            out[i] = bb_plausible_pick(A, d, bb_sim_env_features(env, s), set + i * A, z);
+        }
+    }
+    free(z);
+    return rc;
+}
+
+int bb_sim_has_set(const struct bb_sim_env *env, const int *pi)
+{
+    for (size_t i = 0; i < (size_t)env->H * env->S; i++)
+        if (pi[i] == BB_SIM_SET)
+            return 1;
+    return 0;
+}
+
 int bb_sim_policy_action(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
                          int h, int s, struct bb_rng *rng)
 {

@@ -30,6 +30,17 @@
 int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b,
                         const char *episode_key, int *pi, unsigned char *set) BB_WARN_UNUSED;
 
+/* out[i] = pi[i], except at BB_SIM_SET entries: the action episode_key
+ * picks from the entry's plausible set (bb_plausible_pick with the key's
+ * direction for that step), as bb_billboard_act_episode does for a clinic
+ * that knows its episode. pi, set as bb_sim_policy_table's; out (H*S) is
+ * caller-owned. Errors of bb_explore_direction are returned. */
+int bb_sim_policy_resolve(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                          const char *episode_key, int *out) BB_WARN_UNUSED;
+
+/* 1 if the table pi (H*S) has a BB_SIM_SET entry. */
+int bb_sim_has_set(const struct bb_sim_env *env, const int *pi);
+
 /* The action of table entry (h, s) (0-based h): pi's, or a draw from rng
  * for BB_SIM_UNIFORM and BB_SIM_SET. */
 struct bb_rng;

@@ -137,7 +137,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
     struct bb_rng rng_engine, rng_env, rng_keys;
     struct clinic *cl = NULL;
     double *vstar = NULL, *vpi = NULL;
-    int *pi = NULL;
+    int *pi = NULL, *pi_episode = NULL, has_set = 0;
     unsigned char *set = NULL;
     int rc = BB_EINVAL;
     char field[128] = "";
@@ -157,9 +157,10 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
     vstar = malloc(sizeof(double) * (size_t)(H + 1) * S);
     vpi = malloc(sizeof(double) * (size_t)(H + 1) * S);
     pi = malloc(sizeof(int) * (size_t)H * S);
+    pi_episode = malloc(sizeof(int) * (size_t)H * S);
     set = malloc((size_t)H * S * env->A);
     cl = calloc((size_t)N, sizeof(*cl));
-    if (!r->regret || !r->switches || !vstar || !vpi || !pi || !set || !cl)
+    if (!r->regret || !r->switches || !vstar || !vpi || !pi || !pi_episode || !set || !cl)
         goto out;
     for (int c = 0; c < N; c++) {
         cl[c].features = malloc(sizeof(double) * (size_t)H * env->A * env->d);
@@ -194,6 +195,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
                     goto out;
                 }
                 bb_sim_eval_policy(env, pi, set, vpi);
+                has_set = bb_sim_has_set(env, pi);
                 if (b->version != 0)
                     switches++;
                 cached = b->version;
@@ -215,7 +217,21 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
                 bb_sim_eval_policy(env, pi, set, vpi);
                 cached = b->version;
             }
-            int x1 = play(env, table, set, &rng_env, &cl[c]);
+            const int *played = table;
+            if (b && !b->uniform && has_set) {
+                /* Each clinic's episode picks from the plausible sets with
+                 * its own key (bb_billboard_act_episode): one table, valued
+                 * exactly. */
+                char key[65];
+                bb_sim_episode_key(&rng_keys, key);
+                if ((rc = bb_sim_policy_resolve(env, pi, set, key, pi_episode)) != BB_OK) {
+                    snprintf(why, whylen, "policy of episode %ld: %s", k + c, bb_strerror(rc));
+                    goto out;
+                }
+                bb_sim_eval_policy(env, pi_episode, NULL, vpi);
+                played = pi_episode;
+            }
+            int x1 = play(env, played, set, &rng_env, &cl[c]);
             r->regret[k + c] = vstar[x1] - vpi[x1];
             r->switches[k + c] = switches;
         }
@@ -258,6 +274,7 @@ out:
     free(vstar);
     free(vpi);
     free(pi);
+    free(pi_episode);
     free(set);
     bb_engine_free(eng);
     bb_rng_release(&rng_engine);

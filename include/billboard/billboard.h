@@ -74,7 +74,7 @@ int bb_billboard_factor(struct bb_billboard *b) BB_WARN_UNUSED;
  * features[a*d .. a*d+d) at step h (1..H), written to q (A entries, borrowed),
  * and the recommended action to *action (may be NULL): the greedy one, or,
  * when the plausible set holds more than one action, one of them drawn
- * uniformly (bb_billboard_plausible), or, when b->uniform, one drawn
+ * uniformly at each ask (bb_billboard_plausible), or, when b->uniform, one drawn
  * uniformly from all actions — the Q-values are then the prior's and say
  * nothing yet. Draws use libsodium's CSPRNG. b must be factored. */
 int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,
@@ -82,18 +82,29 @@ int bb_billboard_act(const struct bb_billboard *b, int h, const double *features
 
 /* The same policy for a step of a known episode: z (d entries, borrowed) is
  * the episode's exploration direction for step h (bb_explore_direction), or
- * NULL. While b->uniform and z is given, the action is argmax_a phi(x, a)^T z,
- * so the episode's steps follow correlated random policies instead of a
- * fresh coin each (proto/explore.c); otherwise z is not read and the answer
- * is bb_billboard_act's. Ties go to the lowest index. */
+ * NULL. Where bb_billboard_act would draw at random and z is given, the
+ * action is instead the one z prefers (bb_plausible_pick): among all actions
+ * while b->uniform, among the plausible set after an update. An episode's
+ * steps then follow correlated random policies instead of a fresh coin each
+ * (proto/explore.c), and asking again for the same step gives the same
+ * answer. Where the policy is greedy z is not read. */
 int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *features,
                              const double *z, double *q, int *action) BB_WARN_UNUSED;
 
 /* bb_billboard_act_episode with the direction of episode_key for step h
- * (NULL: none), drawn only while b->uniform: what a clinic, the CLI and
- * POST /v1/recommend call. Errors of either function are returned. */
+ * (NULL: none), drawn only when b->uniform or b->plausible_z > 0: what a
+ * clinic, the CLI and POST /v1/recommend call. Errors of either function
+ * are returned. */
 int bb_billboard_act_keyed(const struct bb_billboard *b, int h, const double *features,
                            const char *episode_key, double *q, int *action) BB_WARN_UNUSED;
+
+/* The action among those with set[a] != 0 (all A when set is NULL) whose
+ * feature row (features[a*d ..]) has the largest inner product with z (d
+ * entries): the episode's own random choice (bb_billboard_act_episode).
+ * With one-hot rows and z ~ N(0, I_d) it is uniform over the set. Ties go
+ * to the lowest index; an empty set gives 0. */
+int bb_plausible_pick(int A, int d, const double *features, const unsigned char *set,
+                      const double *z);
 
 /* Correlation c of an episode's draws between steps (proto/explore.c). */
 #define BB_EXPLORE_PERSISTENCE 0.7

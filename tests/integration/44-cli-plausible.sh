@@ -4,7 +4,8 @@
 # a state with an action the data never took, and z at its widest (10: the
 # noise sd of that action's Q-value, sigma_1 / ridge, is about 0.5, its
 # range 2), the CLI's recommendation (computed locally) and the daemon's
-# (POST /v1/recommend) draw among both actions and say so; with
+# (POST /v1/recommend) draw among both actions and say so, an episode's
+# pick (episode_key) stays the same when asked again; with
 # --plausible 0 the same data give the greedy action every time, and no set
 # on the wire. The formula itself is checked on known values in test_policy.
 . "$(dirname "$0")/cli-lib.sh"
@@ -59,8 +60,37 @@ for a in 0 1; do # all 24 alike: probability 2^-23 each
     case " $seen_cli " in *" $a "*) ;; *) fail "CLI never drew action $a:$seen_cli" ;; esac
     case " $seen_api " in *" $a "*) ;; *) fail "daemon never drew action $a:$seen_api" ;; esac
 done
+# Within a known episode (episode_key) the pick is the episode's own: asked
+# twice, the same answer; over episodes, both actions.
+seen_key=""
+for i in $(seq 24); do
+    for again in 1 2; do
+        req POST /v1/recommend -H "Authorization: Bearer $BILLBOARD_TOKEN" \
+            -H 'Content-Type: application/json' \
+            -d "{\"h\":1,\"episode_key\":\"ep-$i\",\"features\":$(cat "$TMP/f.json")}"
+        expect_status 200
+        eval "a$again=$(jget "$TMP/body" 'd["action"]')"
+    done
+    # shellcheck disable=SC2154 # a1, a2: set by the eval above
+    [ "$a1" = "$a2" ] || fail "episode ep-$i: action $a1, then $a2"
+    seen_key="$seen_key $a1"
+done
+for a in 0 1; do
+    case " $seen_key " in *" $a "*) ;; *) fail "no episode picked action $a:$seen_key" ;; esac
+done
 run 0 recommend --step 1 --features "$TMP/f.json"
 grep -q "drawn among the actions marked +" "$TMP/out" || fail "table: $(cat "$TMP/out")"
+# The CLI's open episode: its key picks, and the pick holds.
+run 0 episode start --json
+run 0 recommend --step 1 --features "$TMP/f.json" --json
+first=$(out 'd["action"]')
+[ "$(out 'len(d["episode_key"] or "")')" = 64 ] || fail "no episode key: $(cat "$TMP/out")"
+for _ in 1 2 3; do
+    run 0 recommend --step 1 --features "$TMP/f.json" --json
+    [ "$(out 'd["action"]')" = "$first" ] || fail "the open episode's pick changed: $(cat "$TMP/out")"
+done
+run 0 recommend --step 1 --features "$TMP/f.json"
+grep -q "this episode's pick among the actions marked +" "$TMP/out" || fail "table: $(cat "$TMP/out")"
 stop_daemon
 
 DB="$TMP/greedy.db" play --plausible 0

@@ -350,6 +350,71 @@ static void test_episode_policy(void **state)
     bb_billboard_release(&b);
 }
 
+/* After an update, a step of a known episode picks from the plausible set
+ * with the episode's direction: the member whose row has the largest inner
+ * product with z, never an action outside the set, the same answer when
+ * asked again, and (one-hot rows) each member equally often over episodes. */
+static void test_episode_set_pick(void **state)
+{
+    (void)state;
+    enum { D = 3, A = 3, N = 4000 };
+    struct bb_billboard b;
+    assert_int_equal(bb_billboard_init(&b, 1, D, A), BB_OK);
+    for (int j = 0; j < D; j++)
+        b.gram[j * D + j] = 1.0;
+    b.w[0] = 1.0;
+    b.w[1] = 0.5;
+    b.w[2] = -10.0;
+    b.beta = 0;
+    b.sigma_y[0] = 1.0;
+    b.plausible_z = 1.0; /* s_a = 1: the set is q_a + 1 >= 1 - 1, {0, 1} */
+    assert_int_equal(bb_billboard_factor(&b), BB_OK);
+    const double x[A * D] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const unsigned char set[A] = {1, 1, 0};
+    double q[A];
+    unsigned char got[A];
+    assert_int_equal(bb_billboard_act(&b, 1, x, q, NULL), BB_OK);
+    assert_int_equal(bb_billboard_plausible(&b, 1, x, q, got), 2);
+    assert_memory_equal(got, set, A);
+    /* The pick: largest x_a^T z over the members; ties to the lowest. */
+    assert_int_equal(bb_plausible_pick(A, D, x, set, (double[D]){0.1, 0.2, 5}), 1);
+    assert_int_equal(bb_plausible_pick(A, D, x, NULL, (double[D]){0.1, 0.2, 5}), 2);
+    assert_int_equal(bb_plausible_pick(A, D, x, set, (double[D]){0.3, 0.2, 5}), 0);
+    assert_int_equal(bb_plausible_pick(A, D, x, set, (double[D]){0.2, 0.2, 0}), 0);
+    assert_int_equal(bb_plausible_pick(A, D, x, (unsigned char[A]){0}, (double[D]){1, 2, 3}), 0);
+    int act;
+    assert_int_equal(bb_billboard_act_episode(&b, 1, x, (double[D]){0.1, 0.2, 5}, q, &act), BB_OK);
+    assert_int_equal(act, 1);
+    assert_int_equal(bb_billboard_act_episode(&b, 1, x, (double[D]){0.3, 0.2, 5}, q, &act), BB_OK);
+    assert_int_equal(act, 0);
+    /* Keyed: the key's direction decides, so asking twice agrees. */
+    int count[A] = {0};
+    for (int i = 0; i < N; i++) {
+        char key[32];
+        snprintf(key, sizeof(key), "episode-%d", i);
+        double z[D];
+        int again;
+        assert_int_equal(bb_explore_direction(key, 1, D, z), BB_OK);
+        assert_int_equal(bb_billboard_act_keyed(&b, 1, x, key, q, &act), BB_OK);
+        assert_int_equal(act, z[1] > z[0] ? 1 : 0);
+        assert_int_equal(bb_billboard_act_keyed(&b, 1, x, key, q, &again), BB_OK);
+        assert_int_equal(again, act);
+        count[act]++;
+    }
+    /* Binomial(4000, 1/2): sd 32; 6 sd either side. */
+    assert_int_equal(count[2], 0);
+    assert_true(count[0] > N / 2 - 190 && count[0] < N / 2 + 190);
+    /* Without a set the key is not read: greedy. */
+    b.plausible_z = 0;
+    for (int i = 0; i < 50; i++) {
+        char key[32];
+        snprintf(key, sizeof(key), "episode-%d", i);
+        assert_int_equal(bb_billboard_act_keyed(&b, 1, x, key, q, &act), BB_OK);
+        assert_int_equal(act, 0);
+    }
+    bb_billboard_release(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_explore_direction_known_values),
         cmocka_unit_test(test_explore_direction_distribution),
         cmocka_unit_test(test_episode_policy),
+        cmocka_unit_test(test_episode_set_pick),
         cmocka_unit_test(test_cap_and_ties),
         cmocka_unit_test(test_not_positive_definite),
         cmocka_unit_test(test_logdet),

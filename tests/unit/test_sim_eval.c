@@ -168,6 +168,27 @@ static void test_billboard_table(void **state)
         drawn[bb_sim_policy_action(e, pi, set, 0, 0, &rng)]++;
     assert_true(drawn[0] > 400 && drawn[1] > 400);
     assert_int_equal(bb_sim_policy_action(e, pi, set, 0, 1, &rng), 0);
+    /* A known episode resolves the set entry with its key's direction for
+     * step 1 (the larger of state 0's two coordinates), as a clinic does
+     * (bb_billboard_act_episode), and keeps every other entry; the resolved
+     * table is valued as the deterministic policy it is. */
+    assert_true(bb_sim_has_set(e, pi));
+    int resolved[4], picked[2] = {0, 0};
+    double zs[4];
+    for (int i = 0; i < 64; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "ep%d", i);
+        assert_int_equal(bb_sim_policy_resolve(e, pi, set, key, resolved), BB_OK);
+        assert_int_equal(bb_explore_direction(key, 1, 4, zs), BB_OK);
+        assert_int_equal(resolved[0], zs[1] > zs[0] ? 1 : 0);
+        assert_memory_equal(resolved + 1, pi + 1, sizeof(int) * 3);
+        picked[resolved[0]]++;
+    }
+    assert_true(picked[0] > 10 && picked[1] > 10);
+    resolved[0] = 0;
+    bb_sim_eval_policy(e, resolved, NULL, V);
+    check_values(V, (const double[]){0.6, 1.5, 0.4, 0.6});
+    assert_false(bb_sim_has_set(e, resolved));
     b.plausible_z = 0;
     b.sigma_y[0] = 0;
     /* Lambda = 1/100 on direction 0 at step 0: bonus beta*10 = 1 there,
