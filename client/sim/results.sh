@@ -121,7 +121,8 @@ switch columns reproduce exactly; episodes/s depends on the machine (2 shared co
 
 **How regret is measured.** For every billboard version the simulator computes the action
 table π_h(s) with the clinics' own policy function (\`bb_billboard_act\`; while the billboard
-holds no data, one table per episode, the random policy that episode draws) and evaluates it by
+holds no data, or where a plausible set leaves a choice, one table per episode, the random
+policy or the pick that episode's key makes) and evaluates it by
 backward induction; episode k is charged V*_1(x_1^k) − V^{π_k}_1(x_1^k), an exact expectation
 (docs/ENV.md). The runs are in-process against the engine (\`server/engine/engine.h\`), one clinic,
 so each run is exactly Algorithm 1. "slope" is the least-squares slope of log(cumulative

@@ -107,7 +107,7 @@ int bb_plausible_pick(int A, int d, const double *features, const unsigned char 
                       const double *z);
 
 /* Correlation c of an episode's draws between steps (proto/explore.c). */
-#define BB_EXPLORE_PERSISTENCE 0.7
+#define BB_EXPLORE_PERSISTENCE 0.9
 
 /* An episode's exploration direction for step h (1..): z (d entries)
  * ~ N(0, I_d), c^2-correlated with the episode's other steps, a fixed
