@@ -252,8 +252,8 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     echo
     tail -n +3 "$WORK/ablation-features-river.md"
     echo
-    echo "The greedy action always (\`--plausible 0\`) against a uniform draw among the"
-    echo "actions within one noise sd of the greedy one's Q-value (\`--plausible 1\`,"
+    echo "The greedy action always (\`--plausible 0\`) against the episode's own pick among"
+    echo "the actions within one noise sd of the greedy one's Q-value (\`--plausible 1\`,"
     echo "the default; docs/PRIVACY.md §3.4), on the defaults otherwise; the simplex"
     echo "MDP, then RiverSwim:"
     echo
