@@ -205,31 +205,24 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
         long n = K - k < N ? K - k : N;
         for (long c = 0; c < n; c++) {
             const struct bb_billboard *b = eng ? bb_engine_billboard(eng) : NULL;
-            if (b && b->uniform) {
-                /* No data yet: each clinic's episode draws its own random
-                 * policies (proto/explore.c), one table, valued exactly. */
-                char key[65];
-                bb_sim_episode_key(&rng_keys, key);
-                if ((rc = bb_sim_policy_table(env, b, key, pi, set)) != BB_OK) {
-                    snprintf(why, whylen, "policy of episode %ld: %s", k + c, bb_strerror(rc));
-                    goto out;
-                }
-                bb_sim_eval_policy(env, pi, set, vpi);
-                cached = b->version;
-            }
             const int *played = table;
-            if (b && !b->uniform && has_set) {
-                /* Each clinic's episode picks from the plausible sets with
-                 * its own key (bb_billboard_act_episode): one table, valued
-                 * exactly. */
+            if (b && (b->uniform || has_set)) {
+                /* One table per episode, valued exactly: with no data yet,
+                 * the random policies the clinic's episode draws
+                 * (proto/explore.c); after an update, its key's picks from
+                 * the plausible sets (bb_billboard_act_episode). */
                 char key[65];
                 bb_sim_episode_key(&rng_keys, key);
-                if ((rc = bb_sim_policy_resolve(env, pi, set, key, pi_episode)) != BB_OK) {
+                rc = b->uniform ? bb_sim_policy_table(env, b, key, pi, set)
+                                : bb_sim_policy_resolve(env, pi, set, key, pi_episode);
+                if (rc != BB_OK) {
                     snprintf(why, whylen, "policy of episode %ld: %s", k + c, bb_strerror(rc));
                     goto out;
                 }
-                bb_sim_eval_policy(env, pi_episode, NULL, vpi);
-                played = pi_episode;
+                played = b->uniform ? pi : pi_episode;
+                bb_sim_eval_policy(env, played, set, vpi);
+                if (b->uniform)
+                    cached = b->version;
             }
             int x1 = play(env, played, set, &rng_env, &cl[c]);
             r->regret[k + c] = vstar[x1] - vpi[x1];
