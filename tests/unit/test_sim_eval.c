@@ -292,12 +292,90 @@ static void test_builtin_envs(void **state)
     bb_sim_env_free(e);
 }
 
+/* Where 2d < S the evaluator sums through the features (m = mu_h V_{h+1},
+ * Q = r + phi^T m) instead of the dense rows of P: on such an environment
+ * (S = 7, A = 3, d = 2, H = 3) its values must equal a plain backward
+ * induction over env->trans, written out here, for a fixed table, uniform
+ * entries, set entries and the optimal policy. */
+static double dense_q(const struct bb_sim_env *e, int h, int s, int a, const double *next)
+{
+    const size_t sa = ((size_t)h * e->S + s) * e->A + a;
+    double q = e->reward[sa];
+    for (int t = 0; t < e->S; t++)
+        q += e->trans[sa * e->S + t] * next[t];
+    return q;
+}
+
+static void test_factored_matches_dense(void **state)
+{
+    (void)state;
+    enum { S = 7, A = 3, D = 2, H = 3 };
+    struct bb_sim_env *e;
+    assert_int_equal(bb_sim_env_alloc(S, A, D, H, &e), BB_OK);
+    for (int s = 0; s < S; s++)
+        for (int a = 0; a < A; a++) { /* rows in the simplex: (w, 1 - w) */
+            double w = (double)((3 * s + 5 * a) % 11) / 10.0;
+            e->phi[(s * A + a) * D] = w;
+            e->phi[(s * A + a) * D + 1] = 1.0 - w;
+        }
+    for (int h = 0; h < H; h++) {
+        e->theta[h * D] = 0.1 * (h + 1);
+        e->theta[h * D + 1] = 0.9 - 0.2 * h;
+        for (int j = 0; j < D; j++) { /* each mu_h(j, .) a distribution */
+            double sum = 0;
+            for (int t = 0; t < S; t++)
+                sum += e->mu[(h * D + j) * S + t] = 1.0 + (double)((t * (j + 2) + h) % 5);
+            for (int t = 0; t < S; t++)
+                e->mu[(h * D + j) * S + t] /= sum;
+        }
+    }
+    e->init[2] = 1.0;
+    char why[256];
+    assert_int_equal(bb_sim_env_finish(e, why, sizeof(why)), BB_OK);
+    int pi[H * S];
+    unsigned char set[H * S * A];
+    memset(set, 0, sizeof(set));
+    for (int i = 0; i < H * S; i++) {
+        pi[i] = i % 4 == 0 ? BB_SIM_UNIFORM : i % 4 == 1 ? BB_SIM_SET : i % 3;
+        set[i * A] = set[i * A + 2] = 1;
+    }
+    double V[(H + 1) * S], W[(H + 1) * S], Vs[(H + 1) * S], Ws[(H + 1) * S];
+    int pstar[H * S];
+    bb_sim_eval_policy(e, pi, set, V);
+    bb_sim_eval_optimal(e, Vs, pstar);
+    memset(W + H * S, 0, sizeof(double) * S);
+    memset(Ws + H * S, 0, sizeof(double) * S);
+    for (int h = H - 1; h >= 0; h--)
+        for (int s = 0; s < S; s++) {
+            const int i = h * S + s;
+            double v = 0, best = -1;
+            int n = 0;
+            for (int a = 0; a < A; a++) {
+                double q = dense_q(e, h, s, a, W + (h + 1) * S);
+                if (pi[i] == a || pi[i] == BB_SIM_UNIFORM || (pi[i] == BB_SIM_SET && set[i * A + a])) {
+                    v += q;
+                    n++;
+                }
+                double qs = dense_q(e, h, s, a, Ws + (h + 1) * S);
+                if (qs > best)
+                    best = qs;
+            }
+            W[i] = v / n;
+            Ws[i] = best;
+        }
+    for (int i = 0; i < H * S; i++) {
+        assert_rel(V[i], W[i], 1e-12);
+        assert_rel(Vs[i], Ws[i], 1e-12);
+    }
+    bb_sim_env_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_optimal_by_hand), cmocka_unit_test(test_policies_by_hand),
         cmocka_unit_test(test_billboard_table), cmocka_unit_test(test_sampling),
-        cmocka_unit_test(test_builtin_envs),
+        cmocka_unit_test(test_builtin_envs), cmocka_unit_test(test_factored_matches_dense),
     };
     return cmocka_run_group_tests_name("sim_eval", tests, NULL, NULL);
 }
