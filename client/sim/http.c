@@ -67,7 +67,8 @@ static void *clinic_main(void *arg)
     struct bb_client *c = NULL;
     struct bb_episode_buf ep = {0};
     struct bb_rng rng;
-    int *pi = malloc(sizeof(int) * (size_t)H * S);
+    int *pi = malloc(sizeof(int) * (size_t)H * S), *pi_episode = malloc(sizeof(int) * (size_t)H * S);
+    int has_set = 0;
     unsigned char *set = malloc((size_t)H * S * A);
     double *vpi = malloc(sizeof(double) * (size_t)(H + 1) * S);
     uint64_t cached = UINT64_MAX;
@@ -75,7 +76,7 @@ static void *clinic_main(void *arg)
     int rc;
 
     bb_rng_init_seeded(&rng, r->seed * 1000003ULL + (uint64_t)cl->index + 1);
-    if (!pi || !set || !vpi) {
+    if (!pi || !pi_episode || !set || !vpi) {
         set_error(sh, BB_ENOMEM, "%s%s", "out of memory", "");
         goto out;
     }
@@ -100,8 +101,10 @@ static void *clinic_main(void *arg)
             break;
         }
         const struct bb_billboard *b = bb_client_billboard(c);
-        /* The episode's key: its idempotency key, and, while the billboard
-         * holds no data, the seed of its random policy (proto/explore.c). */
+        /* The episode's key: its idempotency key, and the seed of its
+         * random policy while the billboard holds no data, of its picks
+         * from the plausible sets after an update (proto/explore.c), as
+         * for a clinic that asks within an open episode. */
         char key[65];
         bb_client_new_key(key);
         if (b->version != cached || b->uniform) {
@@ -110,13 +113,23 @@ static void *clinic_main(void *arg)
                 break;
             }
             bb_sim_eval_policy(env, pi, set, vpi);
+            has_set = !b->uniform && bb_sim_has_set(env, pi);
             cached = b->version;
+        }
+        const int *played = pi;
+        if (has_set) {
+            if ((rc = bb_sim_policy_resolve(env, pi, set, key, pi_episode)) != BB_OK) {
+                set_error(sh, rc, "policy of the episode: %s%s", bb_strerror(rc), "");
+                break;
+            }
+            bb_sim_eval_policy(env, pi_episode, NULL, vpi);
+            played = pi_episode;
         }
         /* Play the episode with the table (Alg. 1 lines 15–19). */
         int x1 = bb_sim_env_reset(env, &rng), s = x1;
         const size_t ad = (size_t)A * d;
         for (int h = 0; h < H; h++) {
-            int a = bb_sim_policy_action(env, pi, set, h, s, &rng);
+            int a = bb_sim_policy_action(env, played, set, h, s, &rng);
             memcpy(ep.features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
             ep.action[h] = a;
             ep.reward[h] = env->reward[((size_t)h * S + s) * A + a];
@@ -143,6 +156,7 @@ out:
     bb_client_free(c);
     bb_rng_release(&rng);
     free(pi);
+    free(pi_episode);
     free(set);
     free(vpi);
     return NULL;
