@@ -179,56 +179,77 @@ int bb_plausible_pick(int A, int d, const double *features, const unsigned char 
     return best < 0 ? 0 : best;
 }
 
-int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *features,
-                             const double *z, double *q, int *action)
+/* The episode's direction for step h: z when given, else derived from
+ * episode_key into *own (allocated, the caller frees), else NULL. Called only
+ * where the policy is random, so a greedy answer derives nothing. */
+static int episode_direction(const struct bb_billboard *b, int h, const double *z,
+                             const char *episode_key, double **own, const double **out)
+{
+    *out = z;
+    if (z || !episode_key)
+        return BB_OK;
+    if (!(*own = malloc(sizeof(double) * (size_t)b->d)))
+        return BB_ENOMEM;
+    int rc = bb_explore_direction(episode_key, h, b->d, *own);
+    if (rc == BB_OK)
+        *out = *own;
+    return rc;
+}
+
+/* bb_billboard_act_episode with the direction given (z) or derived from
+ * episode_key when it is needed. */
+static int act(const struct bb_billboard *b, int h, const double *features, const double *z,
+               const char *episode_key, double *q, int *action)
 {
     if (!b->factored)
         return BB_EINVAL;
     if (h < 1 || h > b->H)
         return BB_ERANGE;
     size_t dd = (size_t)b->d * b->d;
-    double *work = malloc(sizeof(double) * (size_t)b->A * b->d);
+    double *work = malloc(sizeof(double) * (size_t)b->A * b->d), *own = NULL;
     if (!work)
         return BB_ENOMEM;
     bb_q_values(b->d, b->chol + (size_t)(h - 1) * dd, b->w + (size_t)(h - 1) * b->d, b->beta,
                 (double)b->H, features, (size_t)b->A, q, work);
     free(work);
-    if (action && b->uniform && z) {
-        /* The episode's random direction, correlated across steps (explore.c). */
-        *action = bb_plausible_pick(b->A, b->d, features, NULL, z);
-    } else if (action && b->uniform) {
-        if (sodium_init() < 0)
-            return BB_EIO; /* no entropy source: no honest random draw */
-        *action = (int)randombytes_uniform((uint32_t)b->A);
-    } else if (action) {
-        unsigned char *set = malloc((size_t)b->A);
-        int n = set ? bb_billboard_plausible(b, h, features, q, set) : BB_ENOMEM;
-        int rc = n < 0 ? n : BB_OK;
-        if (n == 1)
-            *action = bb_argmax(q, b->A);
-        else if (n > 1 && z) /* the episode's pick among the set */
-            *action = bb_plausible_pick(b->A, b->d, features, set, z);
-        else if (n > 1)
-            rc = draw_from(set, b->A, n, action);
-        free(set);
-        return rc;
+    if (!action)
+        return BB_OK;
+    const double *dir = NULL;
+    unsigned char *set = NULL;
+    int rc = BB_OK, n = b->A; /* version 0: random among all actions */
+    if (!b->uniform) {
+        set = malloc((size_t)b->A);
+        n = set ? bb_billboard_plausible(b, h, features, q, set) : BB_ENOMEM;
     }
-    return BB_OK;
+    if (n < 0) {
+        rc = n;
+    } else if (n == 1) {
+        *action = bb_argmax(q, b->A);
+    } else if ((rc = episode_direction(b, h, z, episode_key, &own, &dir)) == BB_OK) {
+        if (dir) /* the episode's own pick: correlated across steps (explore.c) */
+            *action = bb_plausible_pick(b->A, b->d, features, set, dir);
+        else if (set)
+            rc = draw_from(set, b->A, n, action);
+        else if (sodium_init() < 0)
+            rc = BB_EIO; /* no entropy source: no honest random draw */
+        else
+            *action = (int)randombytes_uniform((uint32_t)b->A);
+    }
+    free(set);
+    free(own);
+    return rc;
+}
+
+int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *features,
+                             const double *z, double *q, int *action)
+{
+    return act(b, h, features, z, NULL, q, action);
 }
 
 int bb_billboard_act_keyed(const struct bb_billboard *b, int h, const double *features,
                            const char *episode_key, double *q, int *action)
 {
-    double *z = NULL;
-    int rc = BB_OK;
-    if (episode_key && (b->uniform || b->plausible_z > 0)) {
-        z = malloc(sizeof(double) * (size_t)b->d);
-        rc = z ? bb_explore_direction(episode_key, h, b->d, z) : BB_ENOMEM;
-    }
-    if (rc == BB_OK)
-        rc = bb_billboard_act_episode(b, h, features, z, q, action);
-    free(z);
-    return rc;
+    return act(b, h, features, NULL, episode_key, q, action);
 }
 
 int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,

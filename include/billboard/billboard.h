@@ -92,9 +92,9 @@ int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *
                              const double *z, double *q, int *action) BB_WARN_UNUSED;
 
 /* bb_billboard_act_episode with the direction of episode_key for step h
- * (NULL: none), drawn only when b->uniform or b->plausible_z > 0: what a
- * clinic, the CLI and POST /v1/recommend call. Errors of either function
- * are returned. */
+ * (NULL: none), derived only where the policy is random (b->uniform, or a
+ * plausible set of more than one action): what a clinic, the CLI and
+ * POST /v1/recommend call. Errors of either function are returned. */
 int bb_billboard_act_keyed(const struct bb_billboard *b, int h, const double *features,
                            const char *episode_key, double *q, int *action) BB_WARN_UNUSED;
 
