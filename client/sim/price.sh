@@ -31,12 +31,12 @@ TWO=(--env tests/fixtures/sim_env_two_state.json)
 # and none of billboard's levers (the next-value bound is one).
 PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon
        --release-base 2 --beta 2 --prior-policy greedy --gram-share 0.5 --prior-value 0
-       --features ball --plausible 0)
+       --features ball --plausible 0 --conversion bun-steinke)
 # The earlier levers' ablation starts from the paper's grid start and prior,
 # with one y noise for every step, the regressions shrunk towards 0, no
 # next-value bound and the greedy action always.
 EARLY=(--release-start 1 --prior-policy greedy --gram-share 0.5 --y-exponent 0 --prior-value 0
-       --features ball --plausible 0)
+       --features ball --plausible 0 --conversion bun-steinke)
 
 sweep() { # name, then billboard-sim arguments: $WORK/name.md and name.csv
     local name=$1
@@ -92,6 +92,9 @@ sweep ablation-features-river "${RIVER[@]}" --epsilon "$EPS" --sweep features=ba
 # The plausible set (docs/PRIVACY.md §3.4), on the defaults otherwise.
 sweep ablation-plausible "${SIMPLEX[@]}" --epsilon "$EPS" --sweep plausible=0,1
 sweep ablation-plausible-river "${RIVER[@]}" --epsilon "$EPS" --sweep plausible=0,1
+# rho from (epsilon, delta) by Bun–Steinke or by CKS (docs/PRIVACY.md §4).
+sweep ablation-conversion "${SIMPLEX[@]}" --epsilon "$EPS" --sweep conversion=bun-steinke,cks
+sweep ablation-conversion-river "${RIVER[@]}" --epsilon "$EPS" --sweep conversion=bun-steinke,cks
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -173,8 +176,8 @@ cfg() { "$O/billboardd" --print-params --horizon 5 --dim 8 --actions 5 --max-epi
     --epsilon "$1" "${@:2}" | python3 -c '
 import json, sys
 p = json.load(sys.stdin)
-print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, σ_y %.4g" % (
-    p["mechanism"], p["releases"], p["sigma_gram"], p["prefix_sd"], p["ridge"],
+print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, σ_y %.4g" % (
+    p["rho"], p["mechanism"], p["releases"], p["sigma_gram"], p["prefix_sd"], p["ridge"],
     p["max_updates"], p["sigma_y"]))'; }
 
 {
@@ -260,6 +263,15 @@ print("%s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N_max %d, 
     cat "$WORK/ablation-plausible.md"
     echo
     tail -n +3 "$WORK/ablation-plausible-river.md"
+    echo
+    echo "The budget (ε, δ) converted to ρ by Bun–Steinke (\`--conversion bun-steinke\`)"
+    echo "against by Canonne–Kamath–Steinke (\`--conversion cks\`, the default; a larger"
+    echo "ρ for the same guarantee, docs/PRIVACY.md §4), on the defaults otherwise; the"
+    echo "simplex MDP, then RiverSwim:"
+    echo
+    cat "$WORK/ablation-conversion.md"
+    echo
+    tail -n +3 "$WORK/ablation-conversion-river.md"
     echo
     echo "### Regret curves (seed 1)"
     echo

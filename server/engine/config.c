@@ -56,6 +56,8 @@ static const char *const prior_names[] = {[BB_PRIOR_UNIFORM] = "uniform",
                                           [BB_PRIOR_GREEDY] = "greedy", NULL};
 static const char *const features_names[] = {[BB_FEATURES_BALL] = "ball",
                                              [BB_FEATURES_SIMPLEX] = "simplex", NULL};
+static const char *const conversion_names[] = {[BB_CONV_BUN_STEINKE] = "bun-steinke",
+                                               [BB_CONV_CKS] = "cks", NULL};
 static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
                                                 [BB_CAL_PAPER] = "paper", NULL};
 
@@ -76,6 +78,7 @@ static const struct opt opts[] = {
     {"rho", K_DOUBLE, OFF(rho), 0, 0, NULL},
     {"epsilon", K_DOUBLE, OFF(epsilon), 0, 0, NULL},
     {"delta", K_DOUBLE, OFF(delta), 0, 0, NULL},
+    {"conversion", K_ENUM, OFF(conversion), 0, 0, conversion_names},
     {"gram-share", K_DOUBLE, OFF(gram_share), 0, 0, NULL},
     {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL},
     {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL},
@@ -212,6 +215,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     /* Keys added after databases already existed take the behaviour those
      * databases were created with when absent. */
     p->prior_policy = BB_PRIOR_GREEDY;
+    p->conversion = BB_CONV_BUN_STEINKE;
     p->y_exponent = 0;
     p->prior_value = 0;
     p->features = BB_FEATURES_BALL;
@@ -270,6 +274,9 @@ const char *bb_config_usage(void)
            "  --rho R              zCDP budget; 'inf' for non-private\n"
            "  --epsilon E          or an (epsilon, delta) budget, converted to rho\n"
            "  --delta D            delta for the (epsilon, delta) report (default 1e-5)\n"
+           "  --conversion C       (epsilon, delta) to rho and back: cks (Canonne-Kamath-\n"
+           "                       Steinke 2020, the default; a larger rho for the same\n"
+           "                       epsilon) or bun-steinke (docs/PRIVACY.md §4)\n"
            "  --gram-share f       share of rho for the Gram matrices (default 0.2)\n"
            "  --failure-prob p     failure probability of the PD shift (default 0.05)\n"
            "  --update-ratio C     update when some det grew by C (default 2)\n"
@@ -342,8 +349,12 @@ json_t *bb_config_to_json(const struct bb_params *p)
                               json_string(rule_names[p->update_rule]));
     rc |= json_object_set_new(o, "rho", num(p->rho));
     rc |= json_object_set_new(o, "epsilon", num(p->epsilon));
+    rc |= json_object_set_new(o, "conversion", json_string(bb_conversion_name(p->conversion)));
     rc |= json_object_set_new(o, "epsilon_cks",
                               num(p->is_private ? bb_epsilon_from_rho_cks(p->rho, p->delta)
+                                                : INFINITY));
+    rc |= json_object_set_new(o, "epsilon_bun_steinke",
+                              num(p->is_private ? bb_epsilon_from_rho(p->rho, p->delta)
                                                 : INFINITY));
     rc |= json_object_set_new(o, "delta", json_real(p->delta));
     rc |= json_object_set_new(o, "gram_share", json_real(p->gram_share));

@@ -53,6 +53,7 @@ void bb_params_defaults(struct bb_params *p)
 {
     memset(p, 0, sizeof(*p));
     p->delta = 1e-5;
+    p->conversion = BB_CONV_CKS;
     /* f = 0.2, not DESIGN.md's 1/2: with the release grid the Gram matrices
      * need little noise and the y noise limits learning; 0.2 had the lowest
      * mean over epsilon 10, 3, 1 of 0.05-0.7 on the tuning seeds
@@ -347,6 +348,50 @@ double bb_epsilon_from_rho_cks(double rho, double delta)
     return best;
 }
 
+double bb_rho_from_epsilon_cks(double epsilon, double delta)
+{
+    /* CKS's epsilon is increasing in rho and never above Bun–Steinke's, so
+     * the answer is at least the latter's rho: bracket it and bisect,
+     * keeping lo on the side where the epsilon holds. */
+    double lo = bb_rho_from_epsilon(epsilon, delta), hi = 2.0 * lo + 1.0;
+    if (!(lo > 0) || !isfinite(lo))
+        return lo;
+    if (bb_epsilon_from_rho_cks(lo, delta) > epsilon)
+        return lo; /* not reached: CKS <= Bun–Steinke at every rho */
+    while (bb_epsilon_from_rho_cks(hi, delta) <= epsilon)
+        hi *= 2.0;
+    while (hi - lo > 1e-12 * lo) {
+        double mid = 0.5 * (lo + hi);
+        if (bb_epsilon_from_rho_cks(mid, delta) <= epsilon)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+double bb_conversion_epsilon(enum bb_conversion c, double rho, double delta)
+{
+    return c == BB_CONV_CKS ? bb_epsilon_from_rho_cks(rho, delta) : bb_epsilon_from_rho(rho, delta);
+}
+
+double bb_conversion_rho(enum bb_conversion c, double epsilon, double delta)
+{
+    return c == BB_CONV_CKS ? bb_rho_from_epsilon_cks(epsilon, delta)
+                            : bb_rho_from_epsilon(epsilon, delta);
+}
+
+const char *bb_conversion_name(enum bb_conversion c)
+{
+    switch (c) {
+    case BB_CONV_BUN_STEINKE:
+        return "bun-steinke";
+    case BB_CONV_CKS:
+        return "cks";
+    }
+    return NULL;
+}
+
 static int fail(char *why, size_t whylen, const char *msg)
 {
     if (why && whylen)
@@ -430,7 +475,10 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         p->value_clip = BB_VCLIP_HORIZON;
         p->prior_value = 0; /* shrinks towards 0 */
         p->plausible_z = 0; /* and acts greedily */
+        p->conversion = BB_CONV_BUN_STEINKE; /* its (epsilon, delta), corrected */
     }
+    if (!bb_conversion_name(p->conversion))
+        return fail(why, whylen, "unknown (epsilon, delta) conversion");
     if (!bb_bound_name(p->shift_bound))
         return fail(why, whylen, "unknown shift bound");
     if (!(p->release_base > 1 && p->release_base <= 1024))
@@ -456,7 +504,7 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         if (!isfinite(p->epsilon))
             p->rho = INFINITY;
         else
-            p->rho = bb_rho_from_epsilon(p->epsilon, p->delta);
+            p->rho = bb_conversion_rho(p->conversion, p->epsilon, p->delta);
     }
     if (p->release_start != 0)
         return derive_at(p, why, whylen);
@@ -506,7 +554,7 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen)
 
     p->rho_gram = p->gram_share * p->rho;
     p->rho_y = (1.0 - p->gram_share) * p->rho;
-    p->epsilon = bb_epsilon_from_rho(p->rho, p->delta);
+    p->epsilon = bb_conversion_epsilon(p->conversion, p->rho, p->delta);
 
     /* One noised sum holding the episode costs ||D||_F^2 / (2 sigma^2) for a
      * change D of Frobenius norm <= sqrt 2 times the strategy coefficient it

@@ -109,6 +109,18 @@ enum bb_prior_policy { BB_PRIOR_UNIFORM = 0, BB_PRIOR_GREEDY = 1 };
  *                        bb_params_derive refuses it */
 enum bb_features { BB_FEATURES_BALL = 0, BB_FEATURES_SIMPLEX = 1, BB_FEATURES_AUTO = 2 };
 
+/* How a budget given as (epsilon, delta) becomes the zCDP rho every noise
+ * scale is derived from, and how rho is reported as epsilon (docs/PRIVACY.md
+ * §4). Both are sound for every rho-zCDP mechanism; CKS is tighter:
+ *   BB_CONV_BUN_STEINKE  epsilon = rho + 2 sqrt(rho ln(1/delta)) (Bun–Steinke
+ *                        2016, Prop. 1.3; DESIGN.md's; databases created
+ *                        before this option)
+ *   BB_CONV_CKS          epsilon = inf_{a>1} of Canonne–Kamath–Steinke 2020,
+ *                        Prop. 12 (the default): a larger rho for the same
+ *                        (epsilon, delta), x1.15 at epsilon = 10 and x1.47 at
+ *                        epsilon = 1 (delta = 1e-5) */
+enum bb_conversion { BB_CONV_BUN_STEINKE = 0, BB_CONV_CKS = 1 };
+
 /* Rows count as in the simplex up to this rounding of their sum. */
 #define BB_SIMPLEX_SLACK 1e-9
 
@@ -122,8 +134,10 @@ struct bb_params {
     int A;              /* number of actions */
     long K_max;         /* maximum number of episodes */
     double rho;         /* zCDP budget; INFINITY = non-private */
-    double epsilon;     /* if > 0 and rho unset (0), rho is solved from (epsilon, delta) */
+    double epsilon;     /* if > 0 and rho unset (0), rho is solved from (epsilon, delta)
+                           by the conversion; derived: the epsilon rho guarantees by it */
     double delta;       /* for the (epsilon, delta) report; default 1e-5 */
+    enum bb_conversion conversion; /* (epsilon, delta) <-> rho; default CKS */
     double gram_share;  /* f: rho_gram = f*rho, rho_y = (1-f)*rho; default 0.5 */
     double failure_prob;/* p; default 0.05 */
     double update_ratio;/* C; default 2 */
@@ -276,8 +290,19 @@ double bb_epsilon_from_rho(double rho, double delta);
 double bb_rho_from_epsilon(double epsilon, double delta);
 
 /* The tighter conversion of Canonne–Kamath–Steinke 2020 (Prop. 12):
- * inf over alpha > 1 of the resulting epsilon; reported beside the plain one. */
+ * inf over alpha > 1 of the resulting epsilon. The value returned is that
+ * of an alpha actually evaluated, so never below the infimum: a sound
+ * epsilon for rho. */
 double bb_epsilon_from_rho_cks(double rho, double delta);
+
+/* The largest rho (to 1e-12 relative, rounded down) whose CKS epsilon is
+ * at most epsilon: bb_epsilon_from_rho_cks(result, delta) <= epsilon. */
+double bb_rho_from_epsilon_cks(double epsilon, double delta);
+
+/* The conversion's epsilon for rho, and its rho for (epsilon, delta). */
+double bb_conversion_epsilon(enum bb_conversion c, double rho, double delta);
+double bb_conversion_rho(enum bb_conversion c, double epsilon, double delta);
+const char *bb_conversion_name(enum bb_conversion c);
 
 /* zCDP spent by the Gram trees after k episodes (each episode's full cost is
  * charged when it is added): k > 0 ? rho_gram : 0 — the tree cost does not grow

@@ -24,7 +24,8 @@ for k in ("L", "sigma_gram", "shift", "max_updates", "sigma_y", "rho", "epsilon"
 }
 
 # The paper's construction with the corrected calibration (docs/PRIVACY.md).
-PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon --gram-share 0.5)
+PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon --gram-share 0.5
+       --conversion bun-steinke)
 check '{"L": 15, "sigma_gram": 12.247449, "shift": 1910.6544, "max_updates": 31, "sigma_y": 149.398795, "rho": 1.0, "epsilon": 7.786140}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 "${PAPER[@]}"
 check '{"L": 18, "sigma_gram": 26.832816, "shift": 6403.6012, "max_updates": 184, "sigma_y": 1334.586078}' \
@@ -37,10 +38,14 @@ check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --release-start 1 --gram-share 0.5
 # The default release start is auto: the smallest k0 >= 5 d sigma_y(k0)
 # (docs/PRIVACY.md §1.2; computed independently in tests/unit/test_params.c).
-check '{"release_start": 1250, "releases": 11, "max_updates": 11, "sigma_y": 31.23432195, "gram_share": 0.2}' \
+# rho from epsilon by CKS (the default), by Bun–Steinke where asked.
+check '{"release_start": 1166, "releases": 11, "max_updates": 11, "sigma_y": 29.12789453, "gram_share": 0.2}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10
+check '{"release_start": 1250, "releases": 11, "max_updates": 11, "sigma_y": 31.23432195, "gram_share": 0.2}' \
+    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --conversion bun-steinke
 check '{"release_start": 10072, "releases": 6, "sigma_y": 251.7950836}' \
-    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 1 --release-start auto --gram-share 0.5
+    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 1 --release-start auto --gram-share 0.5 \
+    --conversion bun-steinke
 check '{"release_start": 1, "releases": 100000}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --mechanism tree
 # Step h's y noise is proportional to its sensitivity 2(H - h + 1) by default
@@ -162,8 +167,17 @@ fi
 [ "$("$B" --print-params --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho inf |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["mechanism"])')" = tree ] ||
     { echo "a non-private run does not default to the tree" >&2; exit 1; }
-check '{"rho": 0.02081994, "epsilon": 1.0, "delta": 1e-5}' \
+# (epsilon, delta) to rho (docs/PRIVACY.md §4; the CKS value from an
+# independent Python search, tests/unit/test_params.c), and rho to epsilon.
+check '{"rho": 0.02081994, "epsilon": 1.0, "delta": 1e-5, "epsilon_bun_steinke": 1.0}' \
+    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --epsilon 1 --delta 1e-5 --conversion bun-steinke
+check '{"rho": 0.0305565952, "epsilon": 1.0, "epsilon_cks": 1.0, "epsilon_bun_steinke": 1.216804129}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --epsilon 1 --delta 1e-5
+check '{"rho": 1.0, "epsilon": 7.077196696, "epsilon_cks": 7.077196696, "epsilon_bun_steinke": 7.786140}' \
+    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1
+[ "$("$B" --print-params --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --epsilon 1 |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["conversion"])')" = cks ] ||
+    { echo "the default conversion is not cks" >&2; exit 1; }
 check '{"max_updates": 10}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --max-updates 10
 
@@ -181,5 +195,6 @@ refuse "horizon" --horizon 0 --dim 10 --actions 4 --max-episodes 10 --rho 1
 refuse "rho" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho -1
 refuse "bad value" --horizon five --dim 10 --actions 4 --max-episodes 10 --rho 1
 refuse "unknown option" --horizon 5 --bogus 1
+refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --conversion renyi
 refuse "corrected" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho 1 --calibration paper
 echo "print-params ok"

@@ -79,9 +79,11 @@ wait "$pid" || fail "non-private daemon exited non-zero"
 # move a database's release grid or N_max; on a restart 'auto' (and
 # --max-updates 0) means the stored choice, and a different value is
 # refused. A database that still stores 'auto' gets its choices at start;
-# one that predates a key (here y-exponent, prior-value, features and plausible)
-# keeps that key's old behaviour (0, ball) and accepts its own flags again.
-PIN=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --epsilon 1)
+# one that predates a key (here y-exponent, prior-value, features, plausible
+# and conversion) keeps that key's old behaviour (0, ball, bun-steinke) and
+# accepts its own flags again. Created with --conversion bun-steinke, so
+# that the old form's rho, and so its 'auto' choices, are the same.
+PIN=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --epsilon 1 --conversion bun-steinke)
 stored_config() { sqlite3 "$TMP/pin.db" "SELECT value FROM meta WHERE key = 'config'"; }
 "$BB" --print-params "${PIN[@]}" >"$TMP/pin.json"
 k0=$(jget "$TMP/pin.json" 'int(d["release_start"])')
@@ -109,17 +111,18 @@ sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e 's/"mechanism":"grid-sqrt"/"mechanism":"auto"/' -e 's/,"y-exponent":"1"//' \
     -e 's/,"prior-value":"[^"]*"//' -e 's/,"features":"[^"]*"//' \
     -e 's/"plausible":"[^"]*",//' -e 's/"plausible-floor":"[^"]*",//' \
+    -e 's/"conversion":"[^"]*",//' \
     "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
-if grep -q 'y-exponent\|prior-value\|features\|plausible' "$TMP/pin.old"; then
-    fail "could not drop y-exponent, prior-value, features and plausible: $(cat "$TMP/pin.old")"
+if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion' "$TMP/pin.old"; then
+    fail "could not drop y-exponent, prior-value, features, plausible and conversion: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
 : >"$TMP/daemon.log"
 DB="$TMP/pin.db" start_daemon "${PIN[@]}"
 req GET /v1/config
-[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"], d["plausible_floor"]')" = \
-    "(0.0, 0.0, $k0, 'ball', 0.0, 0.0)" ] ||
+[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8)')" = \
+    "(0.0, 0.0, $k0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994)" ] ||
     fail "old database's configuration: $(cat "$TMP/body")"
 stop_daemon
 grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/daemon.log")"
@@ -128,6 +131,9 @@ grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/d
     -e 's/"plausible":"[^"]*"/"plausible":"0"/' \
     -e 's/"plausible-floor":"[^"]*"/"plausible-floor":"0"/' "$TMP/pin.stored")" ] ||
     fail "old configuration not pinned: $(stored_config)"
+if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --conversion cks 2>"$TMP/err"; then
+    fail "--conversion cks accepted on a database created with bun-steinke"
+fi
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --y-exponent 1 2>"$TMP/err"; then
     fail "--y-exponent 1 accepted on a database created with 0"
 fi

@@ -409,6 +409,21 @@ static void test_stored_config_keys(void **state)
     assert_true(back.plausible_floor == 0.025);
     free(js);
     assert_int_equal(bb_config_option(&p, "--plausible", "x", why, sizeof(why)), BB_EINVAL);
+    /* The (epsilon, delta) conversion: stored and loaded as given; a
+     * configuration from before it existed keeps Bun–Steinke, and so the rho
+     * (and every noise scale) it was created with. */
+    assert_int_equal(back.conversion, BB_CONV_CKS);
+    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.conversion, BB_CONV_BUN_STEINKE);
+    assert_int_equal(bb_config_option(&p, "--conversion", "bun-steinke", why, sizeof(why)), BB_OK);
+    js = bb_config_dump(&p);
+    assert_non_null(strstr(js, "\"conversion\":\"bun-steinke\""));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.conversion, BB_CONV_BUN_STEINKE);
+    free(js);
+    assert_int_equal(bb_config_option(&p, "--conversion", "cks", why, sizeof(why)), BB_OK);
+    assert_int_equal(p.conversion, BB_CONV_CKS);
+    assert_int_equal(bb_config_option(&p, "--conversion", "rdp", why, sizeof(why)), BB_EINVAL);
 }
 
 /* A configuration whose 'auto' choices are pinned (bb_config_pin) derives to
@@ -487,8 +502,9 @@ static void test_config_pin(void **state)
         assert_int_equal(back.max_updates, 1L << 33);
         free(s);
     }
-    /* Known values: the simplex sizes at epsilon 10 store k0 = 1250, N_max 11
-     * (docs/RESULTS.md); the tree stores k0 = 1. */
+    /* Known values: the simplex sizes at epsilon 10 store k0 = 1166, N_max 11
+     * (rho by CKS; test_params test_release_start_auto); the tree stores
+     * k0 = 1. */
     struct bb_params g, d;
     bb_params_defaults(&g);
     g.H = 5, g.d = 8, g.A = 5, g.K_max = 100000, g.epsilon = 10;
@@ -496,7 +512,8 @@ static void test_config_pin(void **state)
     assert_int_equal(bb_params_derive(&d, why, sizeof(why)), BB_OK);
     bb_config_pin(&g, &d);
     char *js = bb_config_dump(&g);
-    assert_non_null(strstr(js, "\"release-start\":\"1250\""));
+    assert_non_null(strstr(js, "\"release-start\":\"1166\""));
+    assert_non_null(strstr(js, "\"conversion\":\"cks\""));
     assert_non_null(strstr(js, "\"max-updates\":\"11\""));
     assert_non_null(strstr(js, "\"mechanism\":\"grid-sqrt\""));
     free(js);

@@ -80,13 +80,50 @@ static void test_epsilon_rho_conversions(void **state)
         assert_true(cks <= plain);
         assert_true(cks > 0.7 * plain);
     }
-    /* An (epsilon, delta) budget is converted to rho. */
+    /* CKS on known values: the infimum over alpha and the rho solving it,
+     * from an independent ternary search and bisection in Python (doubles,
+     * 300 and 200 iterations). */
+    assert_rel(bb_epsilon_from_rho_cks(1.0, 1e-5), 7.07719669580634, 1e-9);
+    assert_rel(bb_rho_from_epsilon_cks(10.0, 1e-5), 1.7826956163289511, 1e-9);
+    assert_rel(bb_rho_from_epsilon_cks(3.0, 1e-5), 0.22424916824634528, 1e-9);
+    assert_rel(bb_rho_from_epsilon_cks(1.0, 1e-5), 0.030556595197639567, 1e-9);
+    /* The rho it gives never exceeds the budget, and is the largest that
+     * does: a rho 1e-9 larger does exceed it. */
+    for (double eps = 0.01; eps < 200; eps *= 2.9)
+        for (double delta = 1e-10; delta < 1e-2; delta *= 1000) {
+            double rho = bb_rho_from_epsilon_cks(eps, delta);
+            assert_true(bb_epsilon_from_rho_cks(rho, delta) <= eps);
+            assert_true(bb_epsilon_from_rho_cks(rho * (1 + 1e-9), delta) > eps);
+            assert_true(rho >= bb_rho_from_epsilon(eps, delta));
+        }
+    /* An (epsilon, delta) budget is converted to rho: by Bun–Steinke when
+     * asked (and under the paper's calibration), by CKS by default. */
     struct bb_params p;
     bb_params_defaults(&p);
     p.H = 5, p.d = 10, p.A = 2, p.K_max = 10000, p.epsilon = 1.0, p.delta = 1e-5;
+    p.conversion = BB_CONV_BUN_STEINKE;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_rel(p.rho, 0.02081994, 1e-6);
     assert_rel(p.epsilon, 1.0, 1e-12);
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 10, p.A = 2, p.K_max = 10000, p.epsilon = 1.0, p.delta = 1e-5;
+    assert_int_equal(p.conversion, BB_CONV_CKS);
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.rho, 0.030556595197639567, 1e-9);
+    assert_true(p.epsilon <= 1.0);
+    assert_rel(p.epsilon, 1.0, 1e-9);
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 10, p.A = 2, p.K_max = 10000, p.epsilon = 1.0, p.delta = 1e-5;
+    p.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.rho, 0.02081994, 1e-6);
+    /* A rho given directly is reported by the conversion's epsilon. */
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 10, p.A = 2, p.K_max = 10000, p.rho = 1.0;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.epsilon, 7.07719669580634, 1e-9);
+    p.conversion = 7;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_EINVAL);
 }
 
 static void test_paper_calibration_is_under_noised(void **state)
@@ -278,7 +315,8 @@ static void test_spent(void **state)
 
 /* Release start auto (params.c): the smallest k0 with k0 >= 5 d sigma_y(k0)
  * on the 1.5 grid, computed independently by counting k up from 1 in Python
- * with sigma_y = sqrt(G(k) H (H+1)(2H+1) / (3 rho_y)) and rho from epsilon. */
+ * with sigma_y = sqrt(G(k) H (H+1)(2H+1) / (3 rho_y)) and rho from epsilon
+ * by Bun–Steinke. */
 static void test_release_start_auto(void **state)
 {
     (void)state;
@@ -294,6 +332,7 @@ static void test_release_start_auto(void **state)
         bb_params_defaults(&p);
         p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = want[i].eps;
         p.gram_share = 0.5;
+        p.conversion = BB_CONV_BUN_STEINKE; /* as the known values were computed */
         assert_true(p.release_start == 0); /* the default is auto */
         q = p;
         assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -307,15 +346,24 @@ static void test_release_start_auto(void **state)
         assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
         assert_true(q.release_start < BB_RELEASE_START_SNR * q.d * q.sigma_y);
     }
-    /* At the default split f = 0.2 (rho_y = 0.8 rho), epsilon 10: 1250. */
+    /* At the default split f = 0.2 (rho_y = 0.8 rho), epsilon 10: 1250 by
+     * Bun–Steinke; by CKS (the default; rho = 1.7826956163289511, the same
+     * Python count) 1166. */
     struct bb_params p;
     bb_params_defaults(&p);
     assert_rel(p.gram_share, 0.2, 0);
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    p.conversion = BB_CONV_BUN_STEINKE;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_int_equal((long)p.release_start, 1250);
     assert_int_equal(p.releases, 11);
     assert_rel(p.sigma_y, 31.234321951956876, 1e-12);
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal((long)p.release_start, 1166);
+    assert_int_equal(p.releases, 11);
+    assert_rel(p.sigma_y, 29.127894530508947, 1e-9);
     /* Capped at K_max / 4 when the noise would push it further. */
     bb_params_defaults(&p);
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 0.05;
@@ -334,7 +382,7 @@ static void test_release_start_auto(void **state)
     bb_params_defaults(&p);
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.max_updates_cap = 12;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
-    assert_true(p.release_start < 1250);
+    assert_true(p.release_start < 1166);
     assert_int_equal(bb_release_grid(p.release_start, 1.5, 100000, NULL, 0), 12);
     assert_int_equal(bb_release_grid(p.release_start + 1, 1.5, 100000, NULL, 0), 11);
     assert_int_equal(p.max_updates, 12);
@@ -513,6 +561,7 @@ static void test_next_bound_noise(void **state)
     bb_params_defaults(&p);
     assert_int_equal(p.features, BB_FEATURES_BALL); /* the default */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    p.conversion = BB_CONV_BUN_STEINKE; /* as the known values were printed */
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_false(bb_params_next_bound(&p)); /* ball: no bound */
     struct bb_params q = p;
