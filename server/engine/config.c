@@ -58,6 +58,8 @@ static const char *const features_names[] = {[BB_FEATURES_BALL] = "ball",
                                              [BB_FEATURES_SIMPLEX] = "simplex", NULL};
 static const char *const conversion_names[] = {[BB_CONV_BUN_STEINKE] = "bun-steinke",
                                                [BB_CONV_CKS] = "cks", NULL};
+static const char *const ysens_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
+                                          [BB_YSENS_NONNEGATIVE] = "nonnegative", NULL};
 static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
                                                 [BB_CAL_PAPER] = "paper", NULL};
 
@@ -98,6 +100,7 @@ static const struct opt opts[] = {
     {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL},
     {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL},
     {"features", K_ENUM, OFF(features), 0, 0, features_names},
+    {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, ysens_names},
     {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL},
     {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL},
 };
@@ -219,6 +222,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->y_exponent = 0;
     p->prior_value = 0;
     p->features = BB_FEATURES_BALL;
+    p->y_sensitivity = BB_YSENS_TRIANGLE;
     p->plausible_z = 0;
     p->plausible_floor = 0;
     if (!json_is_object(o)) {
@@ -308,6 +312,9 @@ const char *bb_config_usage(void)
            "                       default) or simplex (also phi >= 0, sum <= 1; other\n"
            "                       rows are refused, and a private run's y noise shrinks\n"
            "                       with a bound on the next values, docs/PRIVACY.md §3.3)\n"
+           "  --y-sensitivity S    the bound on y's change: nonnegative (the default;\n"
+           "                       with --features simplex, sqrt 2 x the largest target\n"
+           "                       instead of 2 x, docs/PRIVACY.md §2.1) or triangle\n"
            "  --plausible z        after an update, clinics draw uniformly among the\n"
            "                       actions whose Q-value is within z sds of the y noise\n"
            "                       of the greedy one's; 0 = always the greedy action\n"
@@ -385,6 +392,8 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "prior_target_step", prior);
     rc |= json_object_set_new(o, "features", json_string(bb_features_name(p->features)));
     rc |= json_object_set_new(o, "next_value_bound", json_boolean(bb_params_next_bound(p)));
+    rc |= json_object_set_new(o, "y_sensitivity",
+                              json_string(bb_params_y_pair(p) < 2.0 ? "nonnegative" : "triangle"));
     rc |= json_object_set_new(o, "plausible", json_real(p->plausible_z));
     rc |= json_object_set_new(o, "plausible_floor", json_real(p->plausible_floor));
     if (rc) {

@@ -78,6 +78,7 @@ void bb_params_defaults(struct bb_params *p)
     p->y_exponent = Y_EXPONENT_DEFAULT;
     p->prior_value = PRIOR_VALUE_DEFAULT;
     p->features = BB_FEATURES_BALL;
+    p->y_sensitivity = BB_YSENS_NONNEGATIVE;
     p->plausible_z = PLAUSIBLE_DEFAULT;
     p->plausible_floor = PLAUSIBLE_FLOOR_DEFAULT;
 }
@@ -184,9 +185,28 @@ double bb_params_value_cap(const struct bb_params *p, int h)
     return p->value_clip == BB_VCLIP_REMAINING ? (double)(p->H - h - 1) : (double)p->H;
 }
 
+double bb_params_y_pair(const struct bb_params *p)
+{
+    return p->y_sensitivity == BB_YSENS_NONNEGATIVE && p->features == BB_FEATURES_SIMPLEX &&
+                   p->calibration == BB_CAL_CORRECTED
+               ? sqrt(2.0)
+               : 2.0;
+}
+
+const char *bb_y_sensitivity_name(enum bb_y_sensitivity s)
+{
+    switch (s) {
+    case BB_YSENS_TRIANGLE:
+        return "triangle";
+    case BB_YSENS_NONNEGATIVE:
+        return "nonnegative";
+    }
+    return NULL;
+}
+
 double bb_params_y_sensitivity(const struct bb_params *p, int h)
 {
-    return 2.0 * (1.0 + bb_params_value_cap(p, h));
+    return bb_params_y_pair(p) * (1.0 + bb_params_value_cap(p, h));
 }
 
 /* Every step has the same noise: sigma_y. */
@@ -207,7 +227,7 @@ double bb_params_prior_target(const struct bb_params *p, int h)
 {
     if (!p->is_private)
         return 0.0;
-    return p->prior_value * 0.5 * bb_params_y_sensitivity(p, h);
+    return p->prior_value * (1.0 + bb_params_value_cap(p, h));
 }
 
 double bb_params_grid_y_step(const struct bb_params *p, int h)
@@ -233,7 +253,8 @@ double bb_params_grid_y_at(const struct bb_params *p, int h, double cap)
 double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap)
 {
     return bb_params_sigma_y_at(p, h, cap) *
-           (1.0 + bb_params_grid_y_at(p, h, cap) * sqrt((double)p->d) / (2.0 * (1.0 + cap)));
+           (1.0 + bb_params_grid_y_at(p, h, cap) * sqrt((double)p->d) /
+                      (bb_params_y_pair(p) * (1.0 + cap)));
 }
 
 int bb_params_next_bound(const struct bb_params *p)
@@ -479,6 +500,8 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
     }
     if (!bb_conversion_name(p->conversion))
         return fail(why, whylen, "unknown (epsilon, delta) conversion");
+    if (!bb_y_sensitivity_name(p->y_sensitivity))
+        return fail(why, whylen, "unknown y sensitivity bound");
     if (!bb_bound_name(p->shift_bound))
         return fail(why, whylen, "unknown shift bound");
     if (!(p->release_base > 1 && p->release_base <= 1024))
@@ -622,14 +645,17 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen)
     p->max_updates = p->max_updates_cap > 0 ? p->max_updates_cap : bound;
 
     /* y: sensitivity 2(H+1) with V in [0, H]; H releases per update, at most
-     * N_max updates: rho_y = H N_max (2(H+1))^2 / (2 sigma_y^2). */
+     * N_max updates: rho_y = H N_max (2(H+1))^2 / (2 sigma_y^2). With the
+     * nonnegative bound every sensitivity, and so sigma_y, is sqrt 2 / 2 of
+     * that (y_pair / 2 is exactly 1 otherwise). */
     double H = p->H, N = (double)p->max_updates;
     if (p->calibration == BB_CAL_PAPER)
         p->sigma_y = sqrt(3.0 * H * H * N / p->rho_y); /* 6 H^2 N / rho with f = 1/2 */
     else if (p->value_clip == BB_VCLIP_HORIZON)
-        p->sigma_y = sqrt(2.0 * H * N * (H + 1) * (H + 1) / p->rho_y);
+        p->sigma_y = sqrt(2.0 * H * N * (H + 1) * (H + 1) / p->rho_y) * (bb_params_y_pair(p) / 2.0);
     else /* step h's sensitivity 2(H-h+1): sum_h 4(H-h+1)^2 / 2 = H(H+1)(2H+1)/3 */
-        p->sigma_y = sqrt(N * H * (H + 1) * (2 * H + 1) / (3.0 * p->rho_y));
+        p->sigma_y = sqrt(N * H * (H + 1) * (2 * H + 1) / (3.0 * p->rho_y)) *
+                     (bb_params_y_pair(p) / 2.0);
 
     /* Grid snapping (noise.h): the Gram change ||D||_F <= sqrt 2 becomes
      * <= sqrt 2 + g d (d^2 entries, each off by < g); y's 2(H+1) becomes

@@ -121,6 +121,18 @@ enum bb_features { BB_FEATURES_BALL = 0, BB_FEATURES_SIMPLEX = 1, BB_FEATURES_AU
  *                        epsilon = 1 (delta = 1e-5) */
 enum bb_conversion { BB_CONV_BUN_STEINKE = 0, BB_CONV_CKS = 1 };
 
+/* The bound on how much replacing one episode moves step h's regression
+ * targets y_h = sum_i phi_i t_i, t_i in [0, B_h] (docs/PRIVACY.md §2.1):
+ *   BB_YSENS_TRIANGLE     ||phi t - phi' t'|| <= ||phi t|| + ||phi' t'|| = 2 B_h,
+ *                         for any rows in the unit ball (the paper's; databases
+ *                         created before this option)
+ *   BB_YSENS_NONNEGATIVE  the default: where the rows are declared simplex
+ *                         (so phi >= 0, and t >= 0 by the clips) both terms
+ *                         are nonnegative vectors, their inner product is
+ *                         >= 0 and ||phi t - phi' t'||^2 <= 2 B_h^2: sqrt 2 B_h.
+ *                         With ball rows it falls back to the triangle bound. */
+enum bb_y_sensitivity { BB_YSENS_TRIANGLE = 0, BB_YSENS_NONNEGATIVE = 1 };
+
 /* Rows count as in the simplex up to this rounding of their sum. */
 #define BB_SIMPLEX_SLACK 1e-9
 
@@ -162,6 +174,7 @@ struct bb_params {
                              lsvi.h; post-processing, docs/PRIVACY.md §3.2);
                              0 = towards 0, the paper's */
     enum bb_features features;
+    enum bb_y_sensitivity y_sensitivity; /* which bound on y's change; default nonnegative */
     double plausible_z;   /* z: clinics draw uniformly among the actions the y
                              noise cannot tell from the greedy one at z of its
                              sds (bb_billboard_plausible; post-processing,
@@ -226,9 +239,16 @@ const char *bb_value_clip_name(enum bb_value_clip c);
  * H - h - 1 with BB_VCLIP_REMAINING. */
 double bb_params_value_cap(const struct bb_params *p, int h);
 
-/* Step h's (0-based) regression-target sensitivity Delta_h: 2(H+1) with V
- * clipped to [0, H], 2(H-h) with V clipped to the steps left. */
+/* Step h's (0-based) regression-target sensitivity Delta_h = y_pair (1 + cap):
+ * y_pair (H+1) with V clipped to [0, H], y_pair (H-h) with V clipped to the
+ * steps left. */
 double bb_params_y_sensitivity(const struct bb_params *p, int h);
+
+/* The factor of the largest target in y's sensitivity: sqrt 2 where the
+ * nonnegative bound is in force (BB_YSENS_NONNEGATIVE, simplex rows, the
+ * corrected calibration), else 2 (the triangle inequality). */
+double bb_params_y_pair(const struct bb_params *p);
+const char *bb_y_sensitivity_name(enum bb_y_sensitivity s);
 
 /* Step h's y noise before grid inflation: sigma_y when every step has the
  * same (exponent 0, the horizon clip, the paper's calibration), else

@@ -117,9 +117,11 @@ for bad in -0.1 1.5 nan; do
     fi
 done
 # --features simplex (docs/PRIVACY.md §3.3): the next-value bound is on in a
-# private run, and the privacy constants are those of ball; ball is the default.
+# private run, and the privacy constants are those of ball (under the same
+# triangle bound on y's sensitivity; the nonnegative one is below); ball is
+# the default.
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
-    --features simplex >"$TMP/fs.json"
+    --features simplex --y-sensitivity triangle >"$TMP/fs.json"
 python3 - "$TMP/p02.json" "$TMP/fs.json" <<'PY' || { echo "features wrong" >&2; exit 1; }
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
@@ -178,6 +180,18 @@ check '{"rho": 1.0, "epsilon": 7.077196696, "epsilon_cks": 7.077196696, "epsilon
 [ "$("$B" --print-params --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --epsilon 1 |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["conversion"])')" = cks ] ||
     { echo "the default conversion is not cks" >&2; exit 1; }
+# y's sensitivity with simplex rows: sqrt 2 (1 + cap), not 2 (1 + cap)
+# (docs/PRIVACY.md §2.1; the known value from tests/unit/test_params.c).
+check '{"sigma_y": 21.51237580, "max_updates": 12}' \
+    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000
+check '{"sigma_y": 30.42309362, "max_updates": 12}' \
+    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000 \
+    --y-sensitivity triangle
+for f in simplex:nonnegative ball:triangle; do
+    [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
+        --features "${f%%:*}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["y_sensitivity"])')" = "${f##*:}" ] ||
+        { echo "--features ${f%%:*} does not give the ${f##*:} bound" >&2; exit 1; }
+done
 check '{"max_updates": 10}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --max-updates 10
 
@@ -196,5 +210,6 @@ refuse "rho" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho -1
 refuse "bad value" --horizon five --dim 10 --actions 4 --max-episodes 10 --rho 1
 refuse "unknown option" --horizon 5 --bogus 1
 refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --conversion renyi
+refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --y-sensitivity l1
 refuse "corrected" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho 1 --calibration paper
 echo "print-params ok"

@@ -465,6 +465,49 @@ static void test_version_zero(void **state)
     bb_billboard_release(&v0);
 }
 
+/* With simplex rows the y sensitivity rests on every accepted row being
+ * nonnegative (docs/PRIVACY.md §2.1): the engine refuses a row with a
+ * negative entry, or summing above 1, in any step and action, before it
+ * reaches any sum, and takes one-hot rows. */
+static void test_simplex_rows(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = H, p.d = D, p.A = A, p.K_max = 100, p.rho = 1.0, p.features = BB_FEATURES_SIMPLEX;
+    char why[128];
+    if (bb_params_derive(&p, why, sizeof(why)) != BB_OK)
+        fail_msg("%s", why);
+    assert_rel(bb_params_y_pair(&p), sqrt(2.0), 0);
+    struct bb_rng rng;
+    bb_rng_init_seeded(&rng, 9);
+    struct bb_engine *e;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    struct ep good;
+    memset(&good, 0, sizeof(good));
+    for (int row = 0; row < H * A; row++)
+        good.feat[row * D + row % D] = 1.0;
+    for (int h = 0; h < H; h++)
+        good.act[h] = h % A, good.rew[h] = 0.5;
+    struct ep neg = good, over = good;
+    neg.feat[(2 * A + good.act[2]) * D + 1] = -1e-6; /* the chosen row, step 3 */
+    over.feat[(0 * A + 1) * D + 2] = 0.5;            /* 1.5 in all, an unchosen row */
+    char field[64];
+    struct bb_episode v = view(&neg);
+    assert_int_equal(bb_engine_add(e, &v, field, sizeof(field), why, sizeof(why)), BB_EINVAL);
+    char want[64];
+    snprintf(want, sizeof(want), "/steps/2/features/%d", good.act[2]);
+    assert_string_equal(field, want);
+    v = view(&over);
+    assert_int_equal(bb_engine_add(e, &v, field, sizeof(field), why, sizeof(why)), BB_EINVAL);
+    assert_string_equal(field, "/steps/0/features/1");
+    assert_int_equal(bb_engine_episodes(e), 0);
+    v = view(&good);
+    assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+    assert_int_equal(bb_engine_episodes(e), 1);
+    bb_engine_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -472,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_cap_is_hard),
         cmocka_unit_test(test_non_private_same_code),
         cmocka_unit_test(test_bad_input_changes_nothing),
+        cmocka_unit_test(test_simplex_rows),
         cmocka_unit_test(test_split_update_while_ingesting),
         cmocka_unit_test(test_recovery_by_replay),
         cmocka_unit_test(test_version_zero),

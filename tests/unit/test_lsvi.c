@@ -422,9 +422,14 @@ static void test_next_bound_matches_reference(void **state)
         shrunk += sig[h] < bb_params_sigma_y_drawn_step(&f.p, h);
     }
     assert_true(shrunk > 0);
-    /* Ball features: the same run draws every step at its fixed sd. */
+    /* Ball features: the same run draws every step at its fixed sd (the
+     * triangle bound's, docs/PRIVACY.md §2.1: the engine's samplers for it). */
     f.p.features = BB_FEATURES_BALL;
     assert_int_equal(bb_params_derive(&f.p, NULL, 0), BB_OK);
+    for (int h = 0; h < H; h++)
+        assert_int_equal(bb_sampler_init(&s[h], bb_params_sigma_y_drawn_step(&f.p, h),
+                                         bb_params_grid_y_step(&f.p, h)),
+                         BB_OK);
     assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
     for (int h = 0; h < H; h++)
         assert_rel(sig[h], bb_params_sigma_y_drawn_step(&f.p, h), 0);

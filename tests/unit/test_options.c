@@ -415,6 +415,17 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(back.conversion, BB_CONV_CKS);
     assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
     assert_int_equal(back.conversion, BB_CONV_BUN_STEINKE);
+    /* So does the y sensitivity bound: triangle, the one before it existed. */
+    assert_int_equal(back.y_sensitivity, BB_YSENS_TRIANGLE);
+    assert_int_equal(p.y_sensitivity, BB_YSENS_NONNEGATIVE);
+    js = bb_config_dump(&p);
+    assert_non_null(strstr(js, "\"y-sensitivity\":\"nonnegative\""));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.y_sensitivity, BB_YSENS_NONNEGATIVE);
+    free(js);
+    assert_int_equal(bb_config_option(&p, "--y-sensitivity", "triangle", why, sizeof(why)), BB_OK);
+    assert_int_equal(p.y_sensitivity, BB_YSENS_TRIANGLE);
+    assert_int_equal(bb_config_option(&p, "--y-sensitivity", "2", why, sizeof(why)), BB_EINVAL);
     assert_int_equal(bb_config_option(&p, "--conversion", "bun-steinke", why, sizeof(why)), BB_OK);
     js = bb_config_dump(&p);
     assert_non_null(strstr(js, "\"conversion\":\"bun-steinke\""));

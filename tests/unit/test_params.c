@@ -566,6 +566,7 @@ static void test_next_bound_noise(void **state)
     assert_false(bb_params_next_bound(&p)); /* ball: no bound */
     struct bb_params q = p;
     q.features = BB_FEATURES_SIMPLEX;
+    q.y_sensitivity = BB_YSENS_TRIANGLE; /* the bound alone (test_y_nonnegative) */
     assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
     assert_true(bb_params_next_bound(&q));
     /* The privacy constants do not move: the bound rescales within rho. */
@@ -636,6 +637,75 @@ static void test_feature_rows(void **state)
     assert_non_null(strstr(why, "sums to 1.00000001"));
 }
 
+/* The nonnegative bound on y's sensitivity (docs/PRIVACY.md §2.1): with
+ * simplex rows sqrt 2 (1 + cap) instead of 2 (1 + cap), every sigma scaled by
+ * sqrt 2 / 2 at the same cost. Known values at H = 5, d = 8, epsilon 10 (rho
+ * by CKS), k0 = 1000 (G = 12), computed in Python: sigma_y = sqrt(G H (H+1)
+ * (2H+1) / (3 rho_y)) sqrt 2 / 2, sigma_h = sigma_y sqrt(H / sum_j D_j^2) D_h
+ * with D_h = sqrt 2 (H - h), drawn = sigma_h (1 + g_h sqrt d / D_h) on the
+ * grid g_h = 2^(floor(log2 sigma_h) - 20). */
+static void test_y_nonnegative(void **state)
+{
+    (void)state;
+    static const double step[] = {32.43112676425087, 25.944901411400693, 19.458676058550523,
+                                  12.972450705700346, 6.486225352850173};
+    static const double drawn[] = {32.431522652028754, 25.945099355289635, 19.458874002439465,
+                                   12.972549677644817, 6.486274838822409};
+    struct bb_params p, q;
+    bb_params_defaults(&p);
+    assert_int_equal(p.y_sensitivity, BB_YSENS_NONNEGATIVE); /* the default */
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.release_start = 1000;
+    p.features = BB_FEATURES_SIMPLEX;
+    q = p;
+    q.y_sensitivity = BB_YSENS_TRIANGLE;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_y_pair(&p), sqrt(2.0), 0);
+    assert_rel(bb_params_y_pair(&q), 2.0, 0);
+    assert_int_equal(p.max_updates, 12);
+    assert_rel(q.sigma_y, 30.423093616774736, 1e-12);
+    assert_rel(p.sigma_y, 21.512375801094585, 1e-12);
+    double cost_p = 0, cost_q = 0;
+    for (int h = 0; h < 5; h++) {
+        double Dp = bb_params_y_sensitivity(&p, h), Dq = bb_params_y_sensitivity(&q, h);
+        assert_rel(Dp, sqrt(2.0) * (5 - h), 1e-15);
+        assert_rel(Dq, 2.0 * (5 - h), 1e-15);
+        assert_rel(bb_params_sigma_y_step(&p, h), step[h], 1e-12);
+        assert_rel(bb_params_sigma_y_drawn_step(&p, h), drawn[h], 1e-12);
+        assert_rel(bb_params_sigma_y_step(&p, h), bb_params_sigma_y_step(&q, h) * sqrt(0.5),
+                   1e-14);
+        double sp = bb_params_sigma_y_step(&p, h), sq = bb_params_sigma_y_step(&q, h);
+        cost_p += Dp * Dp / (2 * sp * sp), cost_q += Dq * Dq / (2 * sq * sq);
+        /* The same ratio of sensitivity to noise after snapping. */
+        assert_rel(bb_params_sigma_y_drawn_step(&p, h),
+                   sp * (1 + bb_params_grid_y_step(&p, h) * sqrt(8.0) / Dp), 1e-15);
+        /* Under the next-value bound: the same scaling at every cap. */
+        for (double cap = 0; cap <= 4 - h; cap += 0.5) {
+            double sa = bb_params_sigma_y_at(&p, h, cap);
+            assert_rel(sa, bb_params_sigma_y_at(&q, h, cap) * sqrt(0.5), 1e-14);
+            assert_rel(2 * (1 + cap) * (1 + cap) / (2 * sa * sa), Dp * Dp / (2 * sp * sp), 1e-12);
+        }
+        /* The prior's target is the largest target, whichever bound. */
+        assert_rel(bb_params_prior_target(&p, h), bb_params_prior_target(&q, h), 0);
+        assert_rel(bb_params_prior_target(&p, h), p.prior_value * (5 - h), 1e-15);
+    }
+    assert_rel(cost_p, cost_q, 1e-12);
+    assert_rel(cost_p * (double)p.max_updates, p.rho_y, 1e-12);
+    /* Ball rows, and the paper's calibration, keep the triangle bound. */
+    q = p;
+    q.features = BB_FEATURES_BALL, q.release_start = 1000;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_y_pair(&q), 2.0, 0);
+    assert_rel(q.sigma_y, 30.423093616774736, 1e-12);
+    q = p;
+    q.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_y_pair(&q), 2.0, 0);
+    q = p;
+    q.y_sensitivity = 5;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -654,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_plausible_z),
         cmocka_unit_test(test_next_bound_noise),
         cmocka_unit_test(test_feature_rows),
+        cmocka_unit_test(test_y_nonnegative),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }
