@@ -322,7 +322,9 @@ void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, c
         snprintf(gram, gramlen, "L=%d", p->L);
     else
         snprintf(gram, gramlen, "g=%g k0=%g", p->release_base, p->release_start);
-    const char *bound = bb_params_next_bound(p) ? ", next-value bound" : "";
+    const char *bound = !bb_params_next_bound(p)       ? ""
+                        : bb_params_y_pair(p) < 2.0 ? ", next-value bound, nonnegative rows"
+                                                    : ", next-value bound";
     if (y_uniform(p))
         snprintf(y, ylen, "value clip %s%s", bb_value_clip_name(p->value_clip), bound);
     else

@@ -179,6 +179,6 @@ req GET /v1/config
 [ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"]')" = "('simplex', True)" ] ||
     fail "config: $(cat "$TMP/body")"
 req GET /v1/privacy
-grep -q "Delta_h^1, next-value bound" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
+grep -q "Delta_h^1, next-value bound, nonnegative rows" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
 stop_daemon
 echo ok
