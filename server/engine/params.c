@@ -322,9 +322,7 @@ void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, c
         snprintf(gram, gramlen, "L=%d", p->L);
     else
         snprintf(gram, gramlen, "g=%g k0=%g", p->release_base, p->release_start);
-    const char *bound = !bb_params_next_bound(p)       ? ""
-                        : bb_params_y_pair(p) < 2.0 ? ", next-value bound, nonnegative rows"
-                                                    : ", next-value bound";
+    const char *bound = bb_params_next_bound(p) ? ", next-value bound" : "";
     if (y_uniform(p))
         snprintf(y, ylen, "value clip %s%s", bb_value_clip_name(p->value_clip), bound);
     else
@@ -426,7 +424,7 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen);
 
 /* Release start 'auto' (docs/PRIVACY.md §1.2, docs/RESULTS.md): the first
  * release comes once the episodes per feature direction, k0 / d, reach
- * BB_RELEASE_START_SNR times sigma_y, so that the y noise moves a weight by
+ * BB_RELEASE_START_SNR times sigma_y (the triangle bound's, start_sigma), so that the y noise moves a weight by
  * about a fifth of a reward (5, not the earlier 10, since the plausible set
  * keeps the cells the noise still decides from being settled by it:
  * docs/RESULTS.md, "More levers"); sigma_y itself shrinks as k0 grows (fewer grid
@@ -436,6 +434,15 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen);
  * cap, at most the last k whose grid still has that many points. 1 for the
  * trees (a release every episode) and for a non-private run. Public
  * parameters only. */
+/* The sigma_y the start's rule compares with: the triangle bound's (§2),
+ * y_pair / 2 of which the nonnegative bound draws. The rule was tuned with
+ * it, and it keeps the start where it was, so that the smaller noise is a
+ * smaller noise at the same start (docs/RESULTS.md, "More levers"). */
+static double start_sigma(const struct bb_params *q)
+{
+    return q->sigma_y * (2.0 / bb_params_y_pair(q));
+}
+
 static int derive_auto_start(struct bb_params *p, char *why, size_t whylen)
 {
     struct bb_params q = *p;
@@ -446,14 +453,14 @@ static int derive_auto_start(struct bb_params *p, char *why, size_t whylen)
         return rc;
     }
     long lo = 1, hi = p->K_max / 4 > 1 ? p->K_max / 4 : 1; /* answer in (lo, hi] or lo */
-    if ((double)lo >= BB_RELEASE_START_SNR * q.d * q.sigma_y)
+    if ((double)lo >= BB_RELEASE_START_SNR * q.d * start_sigma(&q))
         hi = lo;
     while (hi - lo > 1) {
         long mid = lo + (hi - lo) / 2;
         q = *p;
         q.release_start = (double)mid;
         if (derive_at(&q, NULL, 0) == BB_OK &&
-            (double)mid < BB_RELEASE_START_SNR * q.d * q.sigma_y)
+            (double)mid < BB_RELEASE_START_SNR * q.d * start_sigma(&q))
             lo = mid;
         else
             hi = mid;

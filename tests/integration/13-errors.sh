@@ -176,9 +176,9 @@ for s in e["steps"]:
 expect_status 201
 [ "$(sql "SELECT count(*) FROM episodes")" = 1 ] || fail "the simplex episode was not stored"
 req GET /v1/config
-[ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"]')" = "('simplex', True)" ] ||
+[ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"], d["y_sensitivity"]')" = "('simplex', True, 'nonnegative')" ] ||
     fail "config: $(cat "$TMP/body")"
 req GET /v1/privacy
-grep -q "Delta_h^1, next-value bound, nonnegative rows" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
+grep -q "Delta_h^1, next-value bound" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
 stop_daemon
 echo ok

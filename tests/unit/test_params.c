@@ -691,6 +691,15 @@ static void test_y_nonnegative(void **state)
     }
     assert_rel(cost_p, cost_q, 1e-12);
     assert_rel(cost_p * (double)p.max_updates, p.rho_y, 1e-12);
+    /* The auto start is the triangle bound's (start_sigma in params.c):
+     * 1166, as test_release_start_auto; sigma_y sqrt 2 / 2 of its 29.128. */
+    struct bb_params a = p, t = q;
+    a.release_start = 0, t.release_start = 0;
+    assert_int_equal(bb_params_derive(&a, NULL, 0), BB_OK);
+    assert_int_equal(bb_params_derive(&t, NULL, 0), BB_OK);
+    assert_int_equal((long)a.release_start, 1166);
+    assert_int_equal((long)t.release_start, 1166);
+    assert_rel(a.sigma_y, 29.127894530508947 * sqrt(0.5), 1e-12);
     /* Ball rows, and the paper's calibration, keep the triangle bound. */
     q = p;
     q.features = BB_FEATURES_BALL, q.release_start = 1000;
