@@ -369,6 +369,20 @@ static void test_rules(void **state)
  * is no k0 and is refused as a number), the prior policy is a key, and a
  * stored configuration from before that key existed keeps the greedy prior
  * it was created with. */
+/* Sets flag to value, checks the stored form names it, and loads that form
+ * into back. */
+static void round_trip(struct bb_params *p, const char *flag, const char *value,
+                       struct bb_params *back)
+{
+    char why[256], want[96];
+    assert_int_equal(bb_config_option(p, flag, value, why, sizeof(why)), BB_OK);
+    char *js = bb_config_dump(p);
+    snprintf(want, sizeof(want), "\"%s\":\"%s\"", flag + 2, value);
+    assert_non_null(strstr(js, want));
+    assert_int_equal(bb_config_load(js, back, why, sizeof(why)), BB_OK);
+    free(js);
+}
+
 static void test_stored_config_keys(void **state)
 {
     (void)state;
@@ -409,32 +423,25 @@ static void test_stored_config_keys(void **state)
     assert_true(back.plausible_floor == 0.025);
     free(js);
     assert_int_equal(bb_config_option(&p, "--plausible", "x", why, sizeof(why)), BB_EINVAL);
-    /* The (epsilon, delta) conversion: stored and loaded as given; a
-     * configuration from before it existed keeps Bun–Steinke, and so the rho
-     * (and every noise scale) it was created with. */
+    /* The (epsilon, delta) conversion and the y sensitivity bound: stored
+     * and loaded as given; a configuration from before they existed keeps
+     * Bun–Steinke and the triangle bound, and so the rho and every noise
+     * scale it was created with. */
     assert_int_equal(back.conversion, BB_CONV_CKS);
+    assert_int_equal(back.y_sensitivity, BB_YSENS_NONNEGATIVE);
     assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
     assert_int_equal(back.conversion, BB_CONV_BUN_STEINKE);
-    /* So does the y sensitivity bound: triangle, the one before it existed. */
     assert_int_equal(back.y_sensitivity, BB_YSENS_TRIANGLE);
-    assert_int_equal(p.y_sensitivity, BB_YSENS_NONNEGATIVE);
-    js = bb_config_dump(&p);
-    assert_non_null(strstr(js, "\"y-sensitivity\":\"nonnegative\""));
-    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
-    assert_int_equal(back.y_sensitivity, BB_YSENS_NONNEGATIVE);
-    free(js);
-    assert_int_equal(bb_config_option(&p, "--y-sensitivity", "triangle", why, sizeof(why)), BB_OK);
-    assert_int_equal(p.y_sensitivity, BB_YSENS_TRIANGLE);
-    assert_int_equal(bb_config_option(&p, "--y-sensitivity", "2", why, sizeof(why)), BB_EINVAL);
-    assert_int_equal(bb_config_option(&p, "--conversion", "bun-steinke", why, sizeof(why)), BB_OK);
-    js = bb_config_dump(&p);
-    assert_non_null(strstr(js, "\"conversion\":\"bun-steinke\""));
-    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    round_trip(&p, "--conversion", "bun-steinke", &back);
     assert_int_equal(back.conversion, BB_CONV_BUN_STEINKE);
-    free(js);
-    assert_int_equal(bb_config_option(&p, "--conversion", "cks", why, sizeof(why)), BB_OK);
-    assert_int_equal(p.conversion, BB_CONV_CKS);
+    round_trip(&p, "--conversion", "cks", &back);
+    assert_int_equal(back.conversion, BB_CONV_CKS);
+    round_trip(&p, "--y-sensitivity", "triangle", &back);
+    assert_int_equal(back.y_sensitivity, BB_YSENS_TRIANGLE);
+    round_trip(&p, "--y-sensitivity", "nonnegative", &back);
+    assert_int_equal(back.y_sensitivity, BB_YSENS_NONNEGATIVE);
     assert_int_equal(bb_config_option(&p, "--conversion", "rdp", why, sizeof(why)), BB_EINVAL);
+    assert_int_equal(bb_config_option(&p, "--y-sensitivity", "2", why, sizeof(why)), BB_EINVAL);
 }
 
 /* A configuration whose 'auto' choices are pinned (bb_config_pin) derives to
