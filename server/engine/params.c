@@ -187,8 +187,8 @@ double bb_params_value_cap(const struct bb_params *p, int h)
 
 double bb_params_y_pair(const struct bb_params *p)
 {
-    return p->y_sensitivity == BB_YSENS_NONNEGATIVE && p->features == BB_FEATURES_SIMPLEX &&
-                   p->calibration == BB_CAL_CORRECTED
+    return p->is_private && p->y_sensitivity == BB_YSENS_NONNEGATIVE &&
+                   p->features == BB_FEATURES_SIMPLEX && p->calibration == BB_CAL_CORRECTED
                ? sqrt(2.0)
                : 2.0;
 }
@@ -422,18 +422,6 @@ static int fail(char *why, size_t whylen, const char *msg)
 
 static int derive_at(struct bb_params *p, char *why, size_t whylen);
 
-/* Release start 'auto' (docs/PRIVACY.md §1.2, docs/RESULTS.md): the first
- * release comes once the episodes per feature direction, k0 / d, reach
- * BB_RELEASE_START_SNR times sigma_y (the triangle bound's, start_sigma), so that the y noise moves a weight by
- * about a fifth of a reward (5, not the earlier 10, since the plausible set
- * keeps the cells the noise still decides from being settled by it:
- * docs/RESULTS.md, "More levers"); sigma_y itself shrinks as k0 grows (fewer grid
- * points, fewer updates), so k0 is the smallest integer k in [1, K_max / 4]
- * with k >= SNR d sigma_y(k), found by bisection (k - SNR d sigma_y(k) grows
- * with k), or K_max / 4 if there is none; with a configured --max-updates
- * cap, at most the last k whose grid still has that many points. 1 for the
- * trees (a release every episode) and for a non-private run. Public
- * parameters only. */
 /* The sigma_y the start's rule compares with: the triangle bound's (§2),
  * y_pair / 2 of which the nonnegative bound draws. The rule was tuned with
  * it, and it keeps the start where it was, so that the smaller noise is a
@@ -443,6 +431,19 @@ static double start_sigma(const struct bb_params *q)
     return q->sigma_y * (2.0 / bb_params_y_pair(q));
 }
 
+/* Release start 'auto' (docs/PRIVACY.md §1.2, docs/RESULTS.md): the first
+ * release comes once the episodes per feature direction, k0 / d, reach
+ * BB_RELEASE_START_SNR times sigma_y (the triangle bound's: start_sigma), so
+ * that the y noise moves a weight by about a fifth of a reward (5, not the
+ * earlier 10, since the plausible set keeps the cells the noise still
+ * decides from being settled by it: docs/RESULTS.md, "More levers");
+ * sigma_y itself shrinks as k0 grows (fewer grid points, fewer updates), so
+ * k0 is the smallest integer k in [1, K_max / 4]
+ * with k >= SNR d sigma_y(k), found by bisection (k - SNR d sigma_y(k) grows
+ * with k), or K_max / 4 if there is none; with a configured --max-updates
+ * cap, at most the last k whose grid still has that many points. 1 for the
+ * trees (a release every episode) and for a non-private run. Public
+ * parameters only. */
 static int derive_auto_start(struct bb_params *p, char *why, size_t whylen)
 {
     struct bb_params q = *p;

@@ -245,8 +245,9 @@ double bb_params_value_cap(const struct bb_params *p, int h);
 double bb_params_y_sensitivity(const struct bb_params *p, int h);
 
 /* The factor of the largest target in y's sensitivity: sqrt 2 where the
- * nonnegative bound is in force (BB_YSENS_NONNEGATIVE, simplex rows, the
- * corrected calibration), else 2 (the triangle inequality). */
+ * nonnegative bound is in force (a private run, BB_YSENS_NONNEGATIVE,
+ * simplex rows, the corrected calibration), else 2 (the triangle
+ * inequality). */
 double bb_params_y_pair(const struct bb_params *p);
 const char *bb_y_sensitivity_name(enum bb_y_sensitivity s);
 
