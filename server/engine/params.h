@@ -158,11 +158,11 @@ struct bb_params {
     enum bb_calibration calibration;
     enum bb_update_rule update_rule;
     enum bb_mechanism mechanism;
-    double release_base;  /* g of the release grid (grid mechanisms); default 2 */
+    double release_base;  /* g of the release grid (grid mechanisms); default 1.5 */
     double release_start; /* k0: the first release point; 0 = auto (the default),
                              resolved by bb_params_derive */
     enum bb_bound shift_bound;
-    double shift_scale;   /* lambda~ = shift_scale * the bound; default 1 */
+    double shift_scale;   /* lambda~ = shift_scale * the bound; default 0.35 */
     enum bb_value_clip value_clip;
     enum bb_prior_policy prior_policy;
     double y_exponent;    /* p: step h's y noise sigma_h is proportional to its
