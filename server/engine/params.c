@@ -73,6 +73,14 @@ void bb_params_defaults(struct bb_params *p)
     p->release_start = 0; /* auto: bb_params_derive */
     p->prior_policy = BB_PRIOR_UNIFORM;
     p->shift_bound = BB_BOUND_TIGHT;
+    /* 0.35 is also about the smallest scale at which the ridge 2 lambda~
+     * stays above the spectral edge sqrt(2d) s of a prefix's noise at every
+     * d (2 a 2 sqrt d >= sqrt(2d) needs a >= 0.354; the bound's t term
+     * makes up the rest): below it, a direction no episode reaches makes
+     * Lambda~ indefinite and the engine refuses the update. 0.25 did better
+     * on the simplex tuning sets (d = 8) but blocked updates from d = 24 on
+     * (test_params test_default_ridge_above_edge; docs/RESULTS.md, "More
+     * levers"). */
     p->shift_scale = 0.35;
     p->value_clip = BB_VCLIP_REMAINING;
     p->y_exponent = Y_EXPONENT_DEFAULT;
