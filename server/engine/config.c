@@ -60,6 +60,8 @@ static const char *const conversion_names[] = {[BB_CONV_BUN_STEINKE] = "bun-stei
                                                [BB_CONV_CKS] = "cks", NULL};
 static const char *const ysens_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
                                           [BB_YSENS_NONNEGATIVE] = "nonnegative", NULL};
+static const char *const indefinite_names[] = {[BB_INDEF_REFUSE] = "refuse",
+                                               [BB_INDEF_DOUBLE] = "double", NULL};
 static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
                                                 [BB_CAL_PAPER] = "paper", NULL};
 
@@ -95,6 +97,7 @@ static const struct opt opts[] = {
     {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL},
     {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bound_names},
     {"shift-scale", K_DOUBLE, OFF(shift_scale), 0, 0, NULL},
+    {"indefinite", K_ENUM, OFF(indefinite), 0, 0, indefinite_names},
     {"value-clip", K_ENUM, OFF(value_clip), 0, 0, vclip_names},
     {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, prior_names},
     {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL},
@@ -223,6 +226,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->prior_value = 0;
     p->features = BB_FEATURES_BALL;
     p->y_sensitivity = BB_YSENS_TRIANGLE;
+    p->indefinite = BB_INDEF_REFUSE;
     p->plausible_z = 0;
     p->plausible_floor = 0;
     if (!json_is_object(o)) {
@@ -296,7 +300,10 @@ const char *bb_config_usage(void)
            "                       k0/d >= 5 sigma_y, at most K_max/4; 1 for the tree)\n"
            "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
            "                       (default tight)\n"
-           "  --shift-scale s      lambda~ = s * the bound (default 0.35; post-processing)\n"
+           "  --shift-scale s      lambda~ = s * the bound (default 0.25; post-processing)\n"
+           "  --indefinite R       where a release's Lambda~_h is not positive definite:\n"
+           "                       double (the default: double step h's ridge until it\n"
+           "                       is) or refuse (no update until it is; post-processing)\n"
            "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n"
            "  --value-clip V       clip V_{h+1} to [0, H] (horizon) or to the steps left\n"
            "                       (remaining; smaller y noise) (default remaining)\n"
@@ -348,6 +355,7 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "releases", json_integer(p->releases));
     rc |= json_object_set_new(o, "shift_bound", json_string(bb_bound_name(p->shift_bound)));
     rc |= json_object_set_new(o, "shift_scale", json_real(p->shift_scale));
+    rc |= json_object_set_new(o, "indefinite", json_string(bb_indefinite_name(p->indefinite)));
     rc |= json_object_set_new(o, "value_clip", json_string(bb_value_clip_name(p->value_clip)));
     rc |= json_object_set_new(o, "prior_policy", json_string(prior_names[p->prior_policy]));
     rc |= json_object_set_new(o, "sens_factor", json_real(p->sens_factor));

@@ -30,6 +30,8 @@ struct bb_engine {
     double *gram;             /* H*d*d: Lambda~_h^{k} for the next episode */
     double *chol;             /* H*d*d */
     double *logdet;           /* H */
+    double *ridge_step;       /* H: the diagonal in Lambda~_h: ridge, or ridge 2^j
+                                 where the prefix + ridge I was indefinite */
     int pd;                   /* every Lambda~_h^{k} positive definite */
     struct bb_billboard bb;   /* current, factored */
     struct bb_lsvi_ws ws;
@@ -39,7 +41,7 @@ struct bb_engine {
 struct bb_update {
     struct bb_engine *e;
     long n;
-    double *gram, *chol, *logdet, *w, *y_noisy, *sigma_y;
+    double *gram, *chol, *logdet, *w, *y_noisy, *sigma_y, *ridge_step;
     int ran;
 };
 
@@ -53,9 +55,21 @@ static int refresh(struct bb_engine *e)
         int rc = bb_mech_prefix(e->mech, h, g);
         if (rc != BB_OK)
             return rc;
+        double r = e->ridge;
         for (int j = 0; j < d; j++)
-            g[(size_t)j * d + j] += e->ridge; /* Alg. 1 line 19: + 2 lambda~ I */
+            g[(size_t)j * d + j] += r; /* Alg. 1 line 19: + 2 lambda~ I */
         rc = bb_chol(g, e->chol + h * dd, d);
+        /* Indefinite (docs/PRIVACY.md §1.4): with BB_INDEF_DOUBLE the ridge
+         * doubles until it is not, a function of the released prefix only.
+         * r stays a multiple of the Gram grid, so every sum here is exact. */
+        for (int j = 0; rc == BB_ENOTPD && e->p.indefinite == BB_INDEF_DOUBLE &&
+                        j < BB_RIDGE_DOUBLINGS; j++) {
+            for (int i = 0; i < d; i++)
+                g[(size_t)i * d + i] += r;
+            r *= 2;
+            rc = bb_chol(g, e->chol + h * dd, d);
+        }
+        e->ridge_step[h] = r;
         if (rc == BB_ENOTPD) {
             e->pd = 0;
             e->logdet[h] = -INFINITY;
@@ -107,7 +121,8 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
     e->gram = calloc((size_t)H * dd, sizeof(double));
     e->chol = calloc((size_t)H * dd, sizeof(double));
     e->logdet = calloc((size_t)H, sizeof(double));
-    if (!e->rows || !e->gram || !e->chol || !e->logdet)
+    e->ridge_step = calloc((size_t)H, sizeof(double));
+    if (!e->rows || !e->gram || !e->chol || !e->logdet || !e->ridge_step)
         goto out;
     if ((rc = bb_mech_new(&e->p, &e->mech)) != BB_OK)
         goto out;
@@ -152,6 +167,7 @@ void bb_engine_free(struct bb_engine *e)
     free(e->gram);
     free(e->chol);
     free(e->logdet);
+    free(e->ridge_step);
     free(e);
 }
 
@@ -173,6 +189,11 @@ long bb_engine_updates(const struct bb_engine *e)
 double bb_engine_ridge(const struct bb_engine *e)
 {
     return e->ridge;
+}
+
+double bb_engine_ridge_step(const struct bb_engine *e, int h)
+{
+    return h >= 0 && h < e->p.H ? e->ridge_step[h] : NAN;
 }
 
 const char *bb_engine_mechanism(const struct bb_engine *e)
@@ -346,6 +367,7 @@ void bb_update_free(struct bb_update *u)
     free(u->w);
     free(u->y_noisy);
     free(u->sigma_y);
+    free(u->ridge_step);
     free(u);
 }
 
@@ -369,13 +391,16 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
     u->w = calloc((size_t)H * d, sizeof(double));
     u->y_noisy = calloc((size_t)H * d, sizeof(double));
     u->sigma_y = calloc((size_t)H, sizeof(double));
-    if (!u->gram || !u->chol || !u->logdet || !u->w || !u->y_noisy || !u->sigma_y) {
+    u->ridge_step = malloc(sizeof(double) * H);
+    if (!u->gram || !u->chol || !u->logdet || !u->w || !u->y_noisy || !u->sigma_y ||
+        !u->ridge_step) {
         bb_update_free(u);
         return BB_ENOMEM;
     }
     memcpy(u->gram, e->gram, sizeof(double) * H * dd);
     memcpy(u->chol, e->chol, sizeof(double) * H * dd);
     memcpy(u->logdet, e->logdet, sizeof(double) * H);
+    memcpy(u->ridge_step, e->ridge_step, sizeof(double) * H);
     u->n = e->released; /* the data behind Lambda~, so w and Lambda~ agree */
     /* Charge the cap now: an update begun counts even if it later fails, so
      * N_max can never be exceeded by retries. */
@@ -401,6 +426,7 @@ int bb_engine_update_run(struct bb_update *u)
         .y_noise = e->y_noise,
         .rng = &e->rng_y,
         .ridge = e->ridge,
+        .ridge_step = u->ridge_step,
         .w = u->w,
         .y_noisy = u->y_noisy,
         .sigma_y = u->sigma_y,

@@ -10,7 +10,8 @@
  *
  * Per episode k (Alg. 1): bb_engine_add() validates it, stores it, hands
  * phi_h phi_h^T to the mechanism (drawing the noise it makes due) and, if k
- * is a release point, recomputes Lambda~_h = released prefix + ridge I, its
+ * is a release point, recomputes Lambda~_h = released prefix + ridge I (the
+ * ridge doubled where that is indefinite, params.h enum bb_indefinite), its
  * Cholesky factor and log-det.
  * bb_engine_update_due() is line 6; an update (lines 7–13) publishes a
  * billboard with version + 1.
@@ -43,6 +44,10 @@ long bb_engine_episodes(const struct bb_engine *e);
 long bb_engine_updates(const struct bb_engine *e);
 /* The diagonal actually added to every Gram matrix: ridge snapped up to the grid. */
 double bb_engine_ridge(const struct bb_engine *e);
+/* The diagonal in step h's current Lambda~_h: bb_engine_ridge(), or that
+ * times 2^j where the released prefix plus it was indefinite and
+ * --indefinite double doubled it (docs/PRIVACY.md §1.4). */
+double bb_engine_ridge_step(const struct bb_engine *e, int h);
 
 /* Validates ep (episode.h; field/why describe a failure) and adds it.
  * BB_EINVAL on bad input, BB_EFULL past K_max; nothing changes on error.

@@ -193,7 +193,8 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             memcpy(job->y_noisy + (size_t)h * d, wh, sizeof(double) * (size_t)d);
         int rc;
         if (prior) { /* the next values of step h-1: towards m_h, not 0 */
-            const double m = job->ridge * bb_params_prior_target(p, h);
+            const double r = job->ridge_step ? job->ridge_step[h] : job->ridge;
+            const double m = r * bb_params_prior_target(p, h);
             for (int j = 0; j < d; j++)
                 ws->w_next[j] = wh[j] + m;
             if ((rc = bb_chol_solve(job->chol + (size_t)h * dd, d, ws->w_next)) != BB_OK)

@@ -69,6 +69,8 @@ struct bb_lsvi_job {
     struct bb_rng *rng;              /* borrowed; NULL when y_noise draws nothing */
     double ridge;                    /* the diagonal added to Lambda~_h: the weight
                                         of the prior (bb_params_prior_target) */
+    const double *ridge_step;        /* borrowed, H, or NULL: step h's diagonal where
+                                        it differs from ridge (enum bb_indefinite) */
     double *w;                       /* out, H*d */
     double *y_noisy;                 /* out, H*d: y~ (may be NULL) */
     double *sigma_y;                 /* out, H: the sd step h's noise was drawn at

@@ -133,6 +133,17 @@ enum bb_conversion { BB_CONV_BUN_STEINKE = 0, BB_CONV_CKS = 1 };
  *                         With ball rows it falls back to the triangle bound. */
 enum bb_y_sensitivity { BB_YSENS_TRIANGLE = 0, BB_YSENS_NONNEGATIVE = 1 };
 
+/* What the engine does at a release where step h's Lambda~_h = released
+ * prefix + ridge I is not positive definite (docs/PRIVACY.md §1.4; a
+ * function of the released prefix either way, so post-processing):
+ *   BB_INDEF_REFUSE  keep it: no update until a release where every step's
+ *                    is (BB_ENOTPD; databases created before this option)
+ *   BB_INDEF_DOUBLE  the default: step h's ridge is doubled, at that
+ *                    release, until its Lambda~_h is (at most
+ *                    BB_RIDGE_DOUBLINGS times) */
+enum bb_indefinite { BB_INDEF_REFUSE = 0, BB_INDEF_DOUBLE = 1 };
+#define BB_RIDGE_DOUBLINGS 64
+
 /* Rows count as in the simplex up to this rounding of their sum. */
 #define BB_SIMPLEX_SLACK 1e-9
 
@@ -162,7 +173,8 @@ struct bb_params {
     double release_start; /* k0: the first release point; 0 = auto (the default),
                              resolved by bb_params_derive */
     enum bb_bound shift_bound;
-    double shift_scale;   /* lambda~ = shift_scale * the bound; default 0.35 */
+    double shift_scale;   /* lambda~ = shift_scale * the bound; default 0.25 */
+    enum bb_indefinite indefinite; /* an indefinite Lambda~_h; default double */
     enum bb_value_clip value_clip;
     enum bb_prior_policy prior_policy;
     double y_exponent;    /* p: step h's y noise sigma_h is proportional to its
@@ -217,7 +229,8 @@ struct bb_params {
 
 /* Fills p with the defaults (f = 0.2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
  * corrected calibration, rare switching, mechanism auto on a g = 1.5 grid,
- * tight shift bound at scale 0.35, V clipped to the steps left, step h's
+ * tight shift bound at scale 0.25, its ridge doubled where Lambda~_h is
+ * indefinite, V clipped to the steps left, step h's
  * y noise proportional to its sensitivity, next values from regressions
  * shrunk towards 0.5 of each step's largest target) and zero sizes.
  * docs/RESULTS.md says how they were chosen. */
@@ -250,6 +263,7 @@ double bb_params_y_sensitivity(const struct bb_params *p, int h);
  * inequality). */
 double bb_params_y_pair(const struct bb_params *p);
 const char *bb_y_sensitivity_name(enum bb_y_sensitivity s);
+const char *bb_indefinite_name(enum bb_indefinite i);
 
 /* Step h's y noise before grid inflation: sigma_y when every step has the
  * same (exponent 0, the horizon clip, the paper's calibration), else

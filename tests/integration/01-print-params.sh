@@ -33,8 +33,8 @@ check '{"L": 18, "sigma_gram": 26.832816, "shift": 6403.6012, "max_updates": 184
 check '{"L": 11, "sigma_gram": 6.633250, "shift": 816.4673, "max_updates": 33, "sigma_y": 341.209613}' \
     --horizon 20 --dim 8 --actions 2 --max-episodes 1000 --rho 10 "${PAPER[@]}"
 # The defaults (grid-sqrt, g = 1.5 from k0 = 1: 23 release points; tight
-# bound x 0.35; V clipped to the steps left), values computed independently.
-check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "prefix_sd": 6.517109726, "shift": 23.40108726, "max_updates": 23, "sigma_y": 71.13367698}' \
+# bound x 0.25; V clipped to the steps left), values computed independently.
+check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "prefix_sd": 6.517109726, "shift": 16.71506233, "max_updates": 23, "sigma_y": 71.13367698}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --release-start 1 --gram-share 0.5
 # The default release start is auto: the smallest k0 >= 5 d sigma_y(k0)
 # (docs/PRIVACY.md §1.2; computed independently in tests/unit/test_params.c).
@@ -194,6 +194,18 @@ for f in simplex:nonnegative ball:triangle; do
 done
 check '{"max_updates": 10}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --max-updates 10
+# An indefinite Lambda~ doubles its step's ridge by default (docs/PRIVACY.md
+# §1.4); refuse is the old behaviour. Neither moves a privacy constant.
+for r in "":double "--indefinite refuse":refuse "--indefinite double":double; do
+    # shellcheck disable=SC2086 # the flag and its value, or nothing
+    "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 ${r%%:*} |
+        python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["indefinite"] == sys.argv[1] and d["shift_scale"] == 0.25, d
+assert abs(d["sigma_y"] - 29.12789453) < 1e-6 and d["release_start"] == 1166, d
+' "${r##*:}"
+done
 
 # Refusals: exit status 2 and a message naming the problem.
 refuse() {
@@ -211,5 +223,6 @@ refuse "bad value" --horizon five --dim 10 --actions 4 --max-episodes 10 --rho 1
 refuse "unknown option" --horizon 5 --bogus 1
 refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --conversion renyi
 refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --y-sensitivity l1
+refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --indefinite fix
 refuse "corrected" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho 1 --calibration paper
 echo "print-params ok"

@@ -80,8 +80,8 @@ wait "$pid" || fail "non-private daemon exited non-zero"
 # --max-updates 0) means the stored choice, and a different value is
 # refused. A database that still stores 'auto' gets its choices at start;
 # one that predates a key (here y-exponent, prior-value, features, plausible
-# conversion and y-sensitivity) keeps that key's old behaviour (0, ball,
-# bun-steinke, triangle) and
+# conversion, y-sensitivity and indefinite) keeps that key's old behaviour
+# (0, ball, bun-steinke, triangle, refuse) and
 # accepts its own flags again. Created with --conversion bun-steinke, so
 # that the old form's rho, and so its 'auto' choices, are the same.
 PIN=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --epsilon 1 --conversion bun-steinke)
@@ -113,17 +113,17 @@ sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e 's/,"prior-value":"[^"]*"//' -e 's/,"features":"[^"]*"//' \
     -e 's/"plausible":"[^"]*",//' -e 's/"plausible-floor":"[^"]*",//' \
     -e 's/"conversion":"[^"]*",//' -e 's/,"y-sensitivity":"[^"]*"//' \
-    "$TMP/pin.stored" >"$TMP/pin.old"
+    -e 's/"indefinite":"[^"]*",//' "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
-if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity' "$TMP/pin.old"; then
-    fail "could not drop y-exponent, prior-value, features, plausible, conversion and y-sensitivity: $(cat "$TMP/pin.old")"
+if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite' "$TMP/pin.old"; then
+    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity and indefinite: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
 : >"$TMP/daemon.log"
 DB="$TMP/pin.db" start_daemon "${PIN[@]}"
 req GET /v1/config
-[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8)')" = \
-    "(0.0, 0.0, $k0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994)" ] ||
+[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8), d["indefinite"]')" = \
+    "(0.0, 0.0, $k0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994, 'refuse')" ] ||
     fail "old database's configuration: $(cat "$TMP/body")"
 stop_daemon
 grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/daemon.log")"
@@ -131,7 +131,8 @@ grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/d
     -e 's/"prior-value":"[^"]*"/"prior-value":"0"/' \
     -e 's/"plausible":"[^"]*"/"plausible":"0"/' \
     -e 's/"plausible-floor":"[^"]*"/"plausible-floor":"0"/' \
-    -e 's/"y-sensitivity":"[^"]*"/"y-sensitivity":"triangle"/' "$TMP/pin.stored")" ] ||
+    -e 's/"y-sensitivity":"[^"]*"/"y-sensitivity":"triangle"/' \
+    -e 's/"indefinite":"[^"]*"/"indefinite":"refuse"/' "$TMP/pin.stored")" ] ||
     fail "old configuration not pinned: $(stored_config)"
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --conversion cks 2>"$TMP/err"; then
     fail "--conversion cks accepted on a database created with bun-steinke"

@@ -508,6 +508,109 @@ static void test_simplex_rows(void **state)
     bb_engine_free(e);
 }
 
+/* Rows that reach direction 0 only: in the others the released prefix is
+ * noise alone, and a ridge far below it (--shift-scale 0.01) leaves
+ * Lambda~_h indefinite at the first release. */
+static void corner_episode(struct bb_rng *r, struct ep *e)
+{
+    memset(e->feat, 0, sizeof(e->feat));
+    for (int row = 0; row < H * A; row++)
+        e->feat[row * D] = 1.0;
+    for (int h = 0; h < H; h++) {
+        e->act[h] = (int)bb_rng_below(r, A);
+        e->rew[h] = bb_rng_uniform(r);
+    }
+}
+
+/* An indefinite Lambda~_h at a release (docs/PRIVACY.md §1.4): refused
+ * (BB_ENOTPD, the old behaviour) or, by default, step h's ridge doubled to
+ * the smallest ridge 2^j that makes it positive definite; the update then
+ * goes ahead on those matrices, and a recovered engine computes the same. */
+static void test_indefinite(void **state)
+{
+    (void)state;
+    for (int rule = BB_INDEF_REFUSE; rule <= BB_INDEF_DOUBLE; rule++) {
+        struct bb_params p;
+        bb_params_defaults(&p);
+        assert_int_equal(p.indefinite, BB_INDEF_DOUBLE);
+        p.H = H, p.d = D, p.A = A, p.K_max = 400, p.rho = 1.0;
+        p.release_start = 50, p.shift_scale = 0.01, p.indefinite = (enum bb_indefinite)rule;
+        assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+        struct bb_rng rng, rng2, data;
+        bb_rng_init_seeded(&rng, 21);
+        bb_rng_init_seeded(&rng2, 22);
+        bb_rng_init_seeded(&data, 23);
+        struct bb_engine *e, *c;
+        assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+        const double ridge = bb_engine_ridge(e);
+        static struct ep eps[50];
+        static struct test_records saved;
+        for (int k = 0; k < 50; k++) {
+            corner_episode(&data, &eps[k]);
+            struct bb_episode v = view(&eps[k]);
+            assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+            put_records(&saved, e);
+        }
+        int doubled = 0;
+        for (int h = 0; h < H; h++) {
+            const double r = bb_engine_ridge_step(e, h);
+            const double *g = bb_engine_gram(e, h);
+            double prefix[D * D], l[D * D];
+            memcpy(prefix, g, sizeof(prefix));
+            for (int i = 0; i < D; i++)
+                prefix[i * D + i] -= r;
+            for (int i = 0; i < D; i++)
+                prefix[i * D + i] += ridge; /* the prefix plus the configured ridge */
+            const int base = bb_chol(prefix, l, D);
+            if (rule == BB_INDEF_REFUSE) {
+                assert_true(r == ridge);
+                doubled |= base == BB_ENOTPD;
+                continue;
+            }
+            int j = 0;
+            while (j < BB_RIDGE_DOUBLINGS && ldexp(ridge, j) < r)
+                j++;
+            assert_true(r == ldexp(ridge, j)); /* ridge 2^j */
+            assert_int_equal(bb_chol(g, l, D), BB_OK);
+            if (j > 0) { /* and the smallest: ridge 2^(j-1) was indefinite */
+                for (int i = 0; i < D; i++)
+                    prefix[i * D + i] += ldexp(ridge, j - 1) - ridge;
+                assert_int_equal(bb_chol(prefix, l, D), BB_ENOTPD);
+                doubled = 1;
+            } else {
+                assert_int_equal(base, BB_OK);
+            }
+            for (int i = 0; i < D * D; i++)
+                assert_true(bb_on_grid(g[i], p.grid_gram));
+        }
+        assert_true(doubled); /* the case under test happened */
+        if (rule == BB_INDEF_REFUSE) {
+            assert_int_equal(bb_engine_update(e), BB_ENOTPD);
+            assert_int_equal(bb_engine_updates(e), 0);
+            bb_engine_free(e);
+            test_records_free(&saved);
+            continue;
+        }
+        assert_true(bb_engine_update_due(e));
+        assert_int_equal(bb_engine_update(e), BB_OK);
+        const struct bb_billboard *b = bb_engine_billboard(e);
+        assert_int_equal(b->version, 1);
+        assert_memory_equal(b->gram, bb_engine_gram(e, 0), sizeof(double) * H * D * D);
+        /* A restart replays the same doublings from the stored noise. */
+        assert_int_equal(bb_engine_new(&p, &rng2, &c), BB_OK);
+        struct eps_src src = {eps, 50};
+        assert_int_equal(bb_engine_recover(c, eps_each, &src, saved.rec, saved.n), BB_OK);
+        for (int h = 0; h < H; h++) {
+            assert_true(bb_engine_ridge_step(c, h) == bb_engine_ridge_step(e, h));
+            assert_memory_equal(bb_engine_gram(c, h), bb_engine_gram(e, h),
+                                sizeof(double) * D * D);
+        }
+        bb_engine_free(c);
+        bb_engine_free(e);
+        test_records_free(&saved);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -519,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_split_update_while_ingesting),
         cmocka_unit_test(test_recovery_by_replay),
         cmocka_unit_test(test_version_zero),
+        cmocka_unit_test(test_indefinite),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

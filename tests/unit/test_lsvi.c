@@ -140,6 +140,10 @@ static double corner_bound(const double *inv, const double *u, double beta)
  * u_{h+1} = inv (y + ridge prior 1), which is w_{h+1} without a prior;
  * with f->bound they are clipped at corner_bound(u_{h+1}) too (counted in
  * bounded, if not NULL). */
+/* The prior's weight per step for the pass and the reference, or NULL for
+ * the fixture's one ridge at every step. */
+static const double *ridge_step;
+
 static void reference(const struct fixture *f, double *w, long *capped, long *negative,
                       long *floored, long *bounded)
 {
@@ -199,7 +203,8 @@ static void reference(const struct fixture *f, double *w, long *capped, long *ne
             w[h * D + s] = u[h * D + s] = 0;
             for (int t = 0; t < D; t++) {
                 w[h * D + s] += f->inv[h * D * D + s * D + t] * y[t];
-                u[h * D + s] += f->inv[h * D * D + s * D + t] * (y[t] + f->ridge * f->prior[h]);
+                u[h * D + s] += f->inv[h * D * D + s * D + t] *
+                                (y[t] + (ridge_step ? ridge_step[h] : f->ridge) * f->prior[h]);
             }
         }
     }
@@ -242,13 +247,14 @@ static void compare(double beta, enum bb_calibration cal, char expect, uint64_t 
     double w[H * D], y[H * D], ref[H * D];
     struct bb_lsvi_job job = {
         .p = &f.p, .store = &f.store, .n = N, .chol = f.chol, .y_noise = none,
-        .rng = NULL, .ridge = f.ridge, .w = w, .y_noisy = y,
+        .rng = NULL, .ridge = f.ridge, .ridge_step = kappa > 0 ? ridge_step : NULL,
+        .w = w, .y_noisy = y,
     };
     assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
     if (kappa > 0) { /* the stored y~ and the published w carry no prior */
         double w0[H * D], y0[H * D];
         struct bb_lsvi_job plain = job;
-        plain.ridge = 0, plain.w = w0, plain.y_noisy = y0;
+        plain.ridge = 0, plain.ridge_step = NULL, plain.w = w0, plain.y_noisy = y0;
         assert_int_equal(bb_lsvi_run(&plain, &ws), BB_OK);
         for (int e = (H - 1) * D; e < H * D; e++) /* the last step's targets are rewards */
             assert_true(y[e] == y0[e] && w[e] == w0[e]);
@@ -303,6 +309,13 @@ static void test_prior_matches_reference(void **state)
     compare(0.05, BB_CAL_CORRECTED, '0', 16, 2, BB_VCLIP_REMAINING, 0.3);
     compare(400.0, BB_CAL_CORRECTED, 'H', 17, 3, BB_VCLIP_REMAINING, 0.2);
     compare(0.05, BB_CAL_CORRECTED, '0', 18, 1, BB_VCLIP_HORIZON, 0.5);
+    /* Each step its own weight, as where the engine doubled a step's ridge
+     * on an indefinite Lambda~ (enum bb_indefinite). */
+    static const double doubled[H] = {300.0, 1200.0, 75.0, 600.0};
+    ridge_step = doubled;
+    compare(0.05, BB_CAL_CORRECTED, '0', 16, 2, BB_VCLIP_REMAINING, 0.3);
+    compare(0.05, BB_CAL_CORRECTED, '0', 18, 1, BB_VCLIP_HORIZON, 0.5);
+    ridge_step = NULL;
 }
 
 static void test_paper_has_no_lower_clip(void **state)

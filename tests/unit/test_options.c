@@ -440,6 +440,14 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(back.y_sensitivity, BB_YSENS_TRIANGLE);
     round_trip(&p, "--y-sensitivity", "nonnegative", &back);
     assert_int_equal(back.y_sensitivity, BB_YSENS_NONNEGATIVE);
+    /* An indefinite Lambda~: the same, refused before the option existed. */
+    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.indefinite, BB_INDEF_REFUSE);
+    round_trip(&p, "--indefinite", "double", &back);
+    assert_int_equal(back.indefinite, BB_INDEF_DOUBLE);
+    round_trip(&p, "--indefinite", "refuse", &back);
+    assert_int_equal(back.indefinite, BB_INDEF_REFUSE);
+    assert_int_equal(bb_config_option(&p, "--indefinite", "fix", why, sizeof(why)), BB_EINVAL);
     assert_int_equal(bb_config_option(&p, "--conversion", "rdp", why, sizeof(why)), BB_EINVAL);
     assert_int_equal(bb_config_option(&p, "--y-sensitivity", "2", why, sizeof(why)), BB_EINVAL);
 }
