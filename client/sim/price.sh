@@ -95,6 +95,9 @@ sweep ablation-plausible-river "${RIVER[@]}" --epsilon "$EPS" --sweep plausible=
 # rho from (epsilon, delta) by Bun–Steinke or by CKS (docs/PRIVACY.md §4).
 sweep ablation-conversion "${SIMPLEX[@]}" --epsilon "$EPS" --sweep conversion=bun-steinke,cks
 sweep ablation-conversion-river "${RIVER[@]}" --epsilon "$EPS" --sweep conversion=bun-steinke,cks
+# The PD shift's scale, 0.35 before and 0.25 now (docs/PRIVACY.md §1.4).
+sweep ablation-shift "${SIMPLEX[@]}" --epsilon "$EPS" --sweep shift-scale=0.35,0.25
+sweep ablation-shift-river "${RIVER[@]}" --epsilon "$EPS" --sweep shift-scale=0.35,0.25
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -279,6 +282,14 @@ print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N
     cat "$WORK/ablation-conversion.md"
     echo
     tail -n +3 "$WORK/ablation-conversion-river.md"
+    echo
+    echo "The PD shift's scale: 0.35, the default before 2026-11-24, against 0.25, the"
+    echo "default now (docs/PRIVACY.md §1.4), on the defaults otherwise (so with"
+    echo "\`--indefinite double\`); the simplex MDP, then RiverSwim:"
+    echo
+    cat "$WORK/ablation-shift.md"
+    echo
+    tail -n +3 "$WORK/ablation-shift-river.md"
     echo
     echo "### Regret curves (seed 1)"
     echo
