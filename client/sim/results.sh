@@ -144,18 +144,18 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
 - **Rare switching is cheap.** The determinant-doubling rule made 115 (simplex) and 414
   (RiverSwim) updates in 10⁵ episodes, below the dH log2(1+K/d) bound (544 and 3,126), for
   about the regret of updating after every episode (526 vs 494 at K = 10⁴ on the simplex
-  MDP), at a fraction of the work: the every-episode baseline ran at 683 episodes/s against
+  MDP), at a fraction of the work: the every-episode baseline ran at 653 episodes/s against
   ~140,000, because every update is an LSVI pass over all past episodes (O(K²) in total).
 - **Privacy costs a factor of a few on the simplex MDP, more on RiverSwim.** These
   are single seeds at the β of this page; the price of privacy section above (five
-  seeds, the default β) is the measure. Here private LSVI-UCB at ε = 10 reaches 1,779
-  on the simplex MDP (0.035× the random policy's regret, 2.7× non-private; slope 0.22),
-  at ε = 1 6,134 (0.12×). On RiverSwim the private runs end at 0.29× random at ε = 10,
-  0.49× at ε = 5 and 0.70× at ε = 1: the chain needs deliberate exploration
+  seeds, the default β) is the measure. Here private LSVI-UCB at ε = 10 reaches 2,067
+  on the simplex MDP (0.041× the random policy's regret, 3.2× non-private; slope 0.32),
+  at ε = 1 6,472 (0.13×). On RiverSwim the private runs end at 0.31× random at ε = 10,
+  0.48× at ε = 5 and 0.64× at ε = 1: the chain needs deliberate exploration
   (non-private needs β ≥ 4), and a handful of noisy updates supplies only part of it.
 - **The paper's printed calibration buys nothing.** It under-noises y (not private as
   stated), yet on its own construction (the tree over every episode, its operator-norm
-  bound) it ends at 24,027 on the simplex MDP at ε = 10, 13.5× the defaults' regret: the
+  bound) it ends at 24,027 on the simplex MDP at ε = 10, 11.6× the defaults' regret: the
   ridge its tree noise needs, not the y noise, limits it.
 - **Before the first update the recommendation is random.** Version 0 holds no data;
   the private runs play random actions, drawn per episode, until the first release (the
@@ -169,10 +169,10 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
 that environment, private and non-private alike.** Each is the best β of the sweep below
 (K = ${SWEEP_K}, one command per environment: \`billboard-sim --beta-sweep ${SWEEP} ...\`,
 logged in \`${WORK}/sweep-*.log\`) for non-private rare-switching LSVI-UCB, the column where
-β matters. The private runs do best at small β (936, 1,059, 1,489 and 1,672 at K = 10⁴ on
-the simplex MDP at β = 0.3, 1, 2 and 3): the prior of the next values and the plausible set
-already supply their exploration, so the common β costs them about 40 % here against their
-own default, β = 1 (chosen in the price of privacy section above). Below β ≈ 1 the bonus of an unexplored first-step
+β matters. The private runs depend on β less (995, 1,394, 1,263 and 1,720 at K = 10⁴ on
+the simplex MDP at β = 0.3, 1, 2 and 3, one seed): the prior of the next values and the
+plausible set supply their exploration; their own default, β = 1, was chosen on five
+seeds of the tuning environments (the price of privacy section above, "More levers"). Below β ≈ 1 the bonus of an unexplored first-step
 action (β‖φ‖ with ‖φ‖ ≈ 0.5 at ridge 1) cannot reach the value of the action already known
 (V* ≈ 1.13 on the simplex MDP), exploration stops and regret is linear; far above it
 Q ≡ H (the cap) for most actions and the policy degenerates to the tie-break (lowest index).
