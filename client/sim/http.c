@@ -191,10 +191,16 @@ static int read_config(struct bb_sim_run *r, const char *url, const char *cacert
     p->max_updates = (long)json_integer_value(json_object_get(cfg, "max_updates"));
     r->algo = p->is_private ? BB_SIM_PRIVATE : BB_SIM_LSVI_UCB_RARE;
     const char *feat = json_string_value(json_object_get(cfg, "features"));
-    if (feat && strcmp(feat, "simplex") == 0 && bb_sim_env_domain(r->env) != BB_FEATURES_SIMPLEX) {
+    if (feat && strcmp(feat, "simplex") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_SIMPLEX)) {
         snprintf(why, whylen,
                  "the daemon accepts simplex features only (entries >= 0, sum <= 1) but the "
                  "environment %s has rows outside",
+                 r->env->name);
+        rc = BB_EINVAL;
+    } else if (feat && strcmp(feat, "onehot") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_ONEHOT)) {
+        snprintf(why, whylen,
+                 "the daemon accepts onehot features only (entries >= 0, sum <= 1, at most one "
+                 "nonzero) but the environment %s has rows outside",
                  r->env->name);
         rc = BB_EINVAL;
     } else if (p->H != r->env->H || p->d != r->env->d || p->A != r->env->A) {

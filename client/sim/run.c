@@ -32,18 +32,25 @@ int bb_sim_algo_parse(const char *name, enum bb_sim_algo *out)
     return BB_EINVAL;
 }
 
-enum bb_features bb_sim_env_domain(const struct bb_sim_env *env)
+int bb_sim_env_in(const struct bb_sim_env *env, enum bb_features set)
 {
     struct bb_params q;
     bb_params_defaults(&q);
     q.d = env->d;
-    q.features = BB_FEATURES_SIMPLEX;
+    q.features = set;
     for (int s = 0; s < env->S; s++)
         for (int a = 0; a < env->A; a++)
             if (!bb_params_feature_row_ok(&q, bb_sim_env_features(env, s) + (size_t)a * env->d,
                                           NULL, 0))
-                return BB_FEATURES_BALL;
-    return BB_FEATURES_SIMPLEX;
+                return 0;
+    return 1;
+}
+
+enum bb_features bb_sim_env_domain(const struct bb_sim_env *env)
+{
+    if (bb_sim_env_in(env, BB_FEATURES_ONEHOT))
+        return BB_FEATURES_ONEHOT;
+    return bb_sim_env_in(env, BB_FEATURES_SIMPLEX) ? BB_FEATURES_SIMPLEX : BB_FEATURES_BALL;
 }
 
 int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const struct bb_params *base,

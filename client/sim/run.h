@@ -45,9 +45,13 @@ int bb_sim_algo_parse(const char *name, enum bb_sim_algo *out) BB_WARN_UNUSED;
  * (base's, or episodes if unset), rho/epsilon, update rule and calibration
  * from the algorithm (base's epsilon/rho are kept for private and paper,
  * forced to infinity otherwise), then derives. BB_EINVAL + why on error. */
-/* The feature map's set: BB_FEATURES_SIMPLEX if every phi(s,a) of env is
- * >= 0 with sum <= 1 (bb_params_feature_row_ok), else BB_FEATURES_BALL.
- * A property of the public feature map, so a free choice of the defaults. */
+/* Whether every phi(s,a) of env lies in the set (bb_params_feature_row_ok). */
+int bb_sim_env_in(const struct bb_sim_env *env, enum bb_features set);
+
+/* The feature map's set: the smallest of BB_FEATURES_ONEHOT (every row
+ * >= 0, sum <= 1, at most one nonzero entry), BB_FEATURES_SIMPLEX (>= 0,
+ * sum <= 1) and BB_FEATURES_BALL that holds every phi(s,a) of env. A
+ * property of the public feature map, so a free choice of the defaults. */
 enum bb_features bb_sim_env_domain(const struct bb_sim_env *env);
 
 int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const struct bb_params *base,

@@ -55,7 +55,8 @@ static const char *const bound_names[] = {[BB_BOUND_PAPER] = "paper", [BB_BOUND_
 static const char *const prior_names[] = {[BB_PRIOR_UNIFORM] = "uniform",
                                           [BB_PRIOR_GREEDY] = "greedy", NULL};
 static const char *const features_names[] = {[BB_FEATURES_BALL] = "ball",
-                                             [BB_FEATURES_SIMPLEX] = "simplex", NULL};
+                                             [BB_FEATURES_SIMPLEX] = "simplex",
+                                             [BB_FEATURES_ONEHOT] = "onehot", NULL};
 static const char *const conversion_names[] = {[BB_CONV_BUN_STEINKE] = "bun-steinke",
                                                [BB_CONV_CKS] = "cks", NULL};
 static const char *const ysens_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
@@ -316,9 +317,12 @@ const char *bb_config_usage(void)
            "                       weights shrunk towards k times the step's largest\n"
            "                       target, not 0 (default 0.5; post-processing)\n"
            "  --features SET       the clinics' feature rows: ball (||phi||_2 <= 1, the\n"
-           "                       default) or simplex (also phi >= 0, sum <= 1; other\n"
+           "                       default), simplex (also phi >= 0, sum <= 1; other\n"
            "                       rows are refused, and a private run's y noise shrinks\n"
            "                       with a bound on the next values, docs/PRIVACY.md §3.3)\n"
+           "                       or onehot (simplex rows with at most one nonzero entry,\n"
+           "                       tabular features: the Gram noise is diagonal and the\n"
+           "                       ridge smaller, docs/PRIVACY.md §1.6)\n"
            "  --y-sensitivity S    the bound on y's change: nonnegative (the default;\n"
            "                       with --features simplex, sqrt 2 x the largest target\n"
            "                       instead of 2 x, docs/PRIVACY.md §2.1) or triangle\n"

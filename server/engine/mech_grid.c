@@ -33,7 +33,7 @@ struct grid {
     long *point;            /* owned, G: k_1 .. k_G */
     double *c, *b;          /* owned, G: strategy and decoder coefficients */
     long done;              /* completed increments (grid points reached) */
-    struct bb_sampler diag, off;
+    struct bb_sym_sampler noise;
     double grid;            /* Gram grid */
     double *x;              /* owned, H * (G+1) * dd: increments; slot G is the open one past k_G */
     double *z;              /* owned, H * G * dd: Z_j */
@@ -84,9 +84,8 @@ static int init(struct bb_mech *m)
     g->grid = p->grid_gram;
     if (g->G < 1)
         return BB_EINVAL;
-    int rc = bb_sampler_init(&g->diag, p->sigma_gram_eff, p->grid_gram);
-    if (rc == BB_OK)
-        rc = bb_sampler_init(&g->off, p->sigma_gram_eff / 1.4142135623730951, p->grid_gram);
+    int rc = bb_sym_sampler_init(&g->noise, p->sigma_gram_eff, p->grid_gram,
+                                 bb_params_diagonal_gram(p));
     if (rc != BB_OK)
         return rc;
     const size_t G = (size_t)g->G, dd = dd_of(g);
@@ -171,14 +170,7 @@ static int add(struct bb_mech *m, const double *const *phi, struct bb_rng *r)
             continue;
         }
         double *z = z_at(g, h, j);
-        for (int a = 0; a < d; a++) {
-            z[(size_t)a * d + a] = g->diag.s2 == 0 ? 0.0 : bb_sampler_draw(&g->diag, r);
-            for (int b = a + 1; b < d; b++) {
-                double v = g->off.s2 == 0 ? 0.0 : bb_sampler_draw(&g->off, r);
-                z[(size_t)a * d + b] = v;
-                z[(size_t)b * d + a] = v;
-            }
-        }
+        bb_sym_sampler_draw(&g->noise, d, r, z);
         g->have[(size_t)h * g->G + j] = 1;
         int rc = mech_emit(m, h, j + 1, k, z, dd_of(g) * sizeof(double));
         if (rc != BB_OK)

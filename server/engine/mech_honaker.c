@@ -74,7 +74,8 @@ static int init(struct bb_mech *m)
     if (!s->t || !s->z || !s->zhat)
         return BB_ENOMEM;
     for (int h = 0; h < p->H; h++) {
-        int rc = bb_tree_init(&s->t[h], p->d, p->K_max, p->L, p->sigma_gram_eff, p->grid_gram);
+        int rc = bb_tree_init(&s->t[h], p->d, p->K_max, p->L, p->sigma_gram_eff, p->grid_gram,
+                              bb_params_diagonal_gram(p));
         if (rc != BB_OK)
             return rc;
     }

@@ -137,6 +137,27 @@ double bb_sampler_draw(const struct bb_sampler *s, struct bb_rng *r)
     return s->grid * (double)bb_sampler_draw_int(s, r);
 }
 
+int bb_sym_sampler_init(struct bb_sym_sampler *s, double sigma, double grid, int diagonal)
+{
+    s->diagonal = diagonal;
+    int rc = bb_sampler_init(&s->diag, sigma, grid);
+    if (rc == BB_OK) /* the off-diagonal variance is half: (Z + Z^T) / 2 */
+        rc = bb_sampler_init(&s->off, sigma / 1.4142135623730951, grid);
+    return rc;
+}
+
+void bb_sym_sampler_draw(const struct bb_sym_sampler *s, int d, struct bb_rng *r, double *z)
+{
+    for (int i = 0; i < d; i++) {
+        z[(size_t)i * d + i] = s->diag.s2 == 0 ? 0.0 : bb_sampler_draw(&s->diag, r);
+        for (int j = i + 1; j < d; j++) {
+            double v = s->diag.s2 == 0 || s->diagonal ? 0.0 : bb_sampler_draw(&s->off, r);
+            z[(size_t)i * d + j] = v;
+            z[(size_t)j * d + i] = v;
+        }
+    }
+}
+
 double bb_grid_snap(double x, double grid)
 {
     if (grid == 0)

@@ -47,6 +47,24 @@ int64_t bb_sampler_draw_int(const struct bb_sampler *s, struct bb_rng *r);
 /* One draw in real units: grid * bb_sampler_draw_int(). */
 double bb_sampler_draw(const struct bb_sampler *s, struct bb_rng *r);
 
+/* The Gram mechanisms' noise matrix (docs/PRIVACY.md §1): symmetric, with
+ * N_Z(0, s^2) on the diagonal and N_Z(0, s^2/2) off it, on the grid. With
+ * diagonal set (one-hot feature rows, §1.6: every Gram sum is zero off the
+ * diagonal for every dataset the engine accepts) only the diagonal is
+ * drawn and the rest is exactly zero. */
+struct bb_sym_sampler {
+    struct bb_sampler diag, off;
+    int diagonal;
+};
+
+/* As bb_sampler_init, for the matrix above of diagonal sd sigma. */
+int bb_sym_sampler_init(struct bb_sym_sampler *s, double sigma, double grid, int diagonal)
+    BB_WARN_UNUSED;
+
+/* Draws one d x d matrix into z (d*d, row-major, owned by the caller); zeros
+ * when sigma == 0. */
+void bb_sym_sampler_draw(const struct bb_sym_sampler *s, int d, struct bb_rng *r, double *z);
+
 /* x rounded to the nearest multiple of grid (ties to even); x if grid == 0. */
 double bb_grid_snap(double x, double grid);
 

@@ -201,7 +201,7 @@ double bb_params_value_cap(const struct bb_params *p, int h)
 double bb_params_y_pair(const struct bb_params *p)
 {
     return p->is_private && p->y_sensitivity == BB_YSENS_NONNEGATIVE &&
-                   p->features == BB_FEATURES_SIMPLEX && p->calibration == BB_CAL_CORRECTED
+                   bb_params_simplex_rows(p) && p->calibration == BB_CAL_CORRECTED
                ? sqrt(2.0)
                : 2.0;
 }
@@ -283,33 +283,53 @@ double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap)
 
 int bb_params_next_bound(const struct bb_params *p)
 {
-    return p->is_private && p->calibration == BB_CAL_CORRECTED &&
-           p->features == BB_FEATURES_SIMPLEX;
+    return p->is_private && p->calibration == BB_CAL_CORRECTED && bb_params_simplex_rows(p);
+}
+
+int bb_params_simplex_rows(const struct bb_params *p)
+{
+    return p->features == BB_FEATURES_SIMPLEX || p->features == BB_FEATURES_ONEHOT;
+}
+
+int bb_params_diagonal_gram(const struct bb_params *p)
+{
+    return p->features == BB_FEATURES_ONEHOT;
 }
 
 int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char *why,
                              size_t whylen)
 {
-    if (p->features != BB_FEATURES_SIMPLEX)
+    if (!bb_params_simplex_rows(p))
         return 1;
+    const int onehot = p->features == BB_FEATURES_ONEHOT;
+    const char *set = onehot ? "onehot (every entry >= 0, their sum <= 1, at most one nonzero)"
+                             : "simplex (every entry >= 0, their sum <= 1)";
     double sum = 0;
+    int nonzero = 0;
     for (int j = 0; j < p->d; j++) {
         if (phi[j] < 0) {
             if (why && whylen)
                 snprintf(why, whylen,
-                         "feature %d is negative; this billboard's features are declared "
-                         "simplex (every entry >= 0, their sum <= 1)",
-                         j);
+                         "feature %d is negative; this billboard's features are declared %s", j,
+                         set);
             return 0;
         }
         sum += phi[j];
+        nonzero += phi[j] != 0;
     }
     if (sum > 1.0 + BB_SIMPLEX_SLACK) {
         if (why && whylen)
             snprintf(why, whylen,
-                     "feature row sums to %.12g; this billboard's features are declared "
-                     "simplex (every entry >= 0, their sum <= 1)",
-                     sum);
+                     "feature row sums to %.12g; this billboard's features are declared %s", sum,
+                     set);
+        return 0;
+    }
+    if (onehot && nonzero > 1) {
+        if (why && whylen)
+            snprintf(why, whylen,
+                     "feature row has %d nonzero entries; this billboard's features are "
+                     "declared %s",
+                     nonzero, set);
         return 0;
     }
     return 1;
@@ -322,6 +342,8 @@ const char *bb_features_name(enum bb_features f)
         return "ball";
     case BB_FEATURES_SIMPLEX:
         return "simplex";
+    case BB_FEATURES_ONEHOT:
+        return "onehot";
     case BB_FEATURES_AUTO:
         return "auto";
     }
@@ -342,10 +364,11 @@ const char *bb_bound_name(enum bb_bound b)
 void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, char *y,
                         size_t ylen)
 {
+    const char *diag = bb_params_diagonal_gram(p) ? ", noise on the diagonal (onehot rows)" : "";
     if (is_tree(p->mechanism))
-        snprintf(gram, gramlen, "L=%d", p->L);
+        snprintf(gram, gramlen, "L=%d%s", p->L, diag);
     else
-        snprintf(gram, gramlen, "g=%g k0=%g", p->release_base, p->release_start);
+        snprintf(gram, gramlen, "g=%g k0=%g%s", p->release_base, p->release_start, diag);
     const char *bound = bb_params_next_bound(p) ? ", next-value bound" : "";
     if (y_uniform(p))
         snprintf(y, ylen, "value clip %s%s", bb_value_clip_name(p->value_clip), bound);
@@ -554,8 +577,8 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         return fail(why, whylen, "y noise exponent must be in [0, 4]");
     if (!(p->prior_value >= 0 && p->prior_value <= 1))
         return fail(why, whylen, "prior value must be in [0, 1]");
-    if (p->features != BB_FEATURES_BALL && p->features != BB_FEATURES_SIMPLEX)
-        return fail(why, whylen, "features must be ball or simplex");
+    if (p->features != BB_FEATURES_BALL && !bb_params_simplex_rows(p))
+        return fail(why, whylen, "features must be ball, simplex or onehot");
     if (!(p->plausible_z >= 0 && p->plausible_z <= 10))
         return fail(why, whylen, "plausible set z must be in [0, 10]");
     if (!(p->plausible_floor >= 0 && p->plausible_floor <= 1))
@@ -657,6 +680,9 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen)
         norm_bound = p->sigma_gram * sqrt((double)L) *
                 (4.0 * sqrt((double)p->d) +
                  2.0 * log((double)p->K_max * p->H / p->failure_prob));
+    else if (bb_params_diagonal_gram(p)) /* d scalars: max_j |M_jj| (docs/PRIVACY.md §1.6) */
+        norm_bound = p->prefix_sd *
+                     sqrt(2.0 * log(2.0 * p->d * (double)G * p->H / p->failure_prob));
     else
         norm_bound = p->prefix_sd * (2.0 * sqrt((double)p->d) +
                                 sqrt(2.0 * log((double)G * p->H / p->failure_prob)));

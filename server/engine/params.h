@@ -97,17 +97,28 @@ enum bb_prior_policy { BB_PRIOR_UNIFORM = 0, BB_PRIOR_GREEDY = 1 };
  * feature map, declared by the operator):
  *   BB_FEATURES_BALL     ||phi||_2 <= 1, the paper's assumption (the default)
  *   BB_FEATURES_SIMPLEX  also phi >= 0 and sum_j phi_j <= 1 (one-hot and
- *                        soft-aggregation features, both simulator MDPs):
+ *                        soft-aggregation features, the simplex MDP):
  *                        episodes outside are refused, and the next values
  *                        in step h's targets are clipped at a bound computed
  *                        from step h+1's released regression, which never
  *                        binds for such features and lets step h's y noise
  *                        shrink with it at the same rho (lsvi.h,
  *                        bb_params_sigma_y_at; docs/PRIVACY.md §3.3)
- *   BB_FEATURES_AUTO     the simulator's: simplex if every row of the
- *                        environment's feature map lies in it, else ball;
- *                        bb_params_derive refuses it */
-enum bb_features { BB_FEATURES_BALL = 0, BB_FEATURES_SIMPLEX = 1, BB_FEATURES_AUTO = 2 };
+ *   BB_FEATURES_ONEHOT   simplex rows with at most one nonzero entry (tabular
+ *                        features, as on RiverSwim): everything simplex
+ *                        gives, and every Gram sum is diagonal, so the
+ *                        mechanisms draw no noise off the diagonal and the
+ *                        tight shift bounds d scalars, not a d x d matrix
+ *                        (docs/PRIVACY.md §1.6)
+ *   BB_FEATURES_AUTO     the simulator's: the smallest of onehot, simplex,
+ *                        ball that holds every row of the environment's
+ *                        feature map; bb_params_derive refuses it */
+enum bb_features {
+    BB_FEATURES_BALL = 0,
+    BB_FEATURES_SIMPLEX = 1,
+    BB_FEATURES_ONEHOT = 2,
+    BB_FEATURES_AUTO = 3,
+};
 
 /* How a budget given as (epsilon, delta) becomes the zCDP rho every noise
  * scale is derived from, and how rho is reported as epsilon (docs/PRIVACY.md
@@ -201,7 +212,8 @@ struct bb_params {
     double sens_factor; /* S: sum of squared strategy coefficients an episode's
                            increment meets (tree and tree-honaker L, grid 1,
                            grid-sqrt sum c_l^2) */
-    double prefix_sd;   /* largest per-entry sd of a released prefix's noise */
+    double prefix_sd;   /* largest per-entry sd of a released prefix's noise
+                           (of its diagonal entries, the largest) */
     double rho_gram;    /* f * rho */
     double rho_y;       /* (1 - f) * rho */
     double sigma_gram;  /* sigma_Lambda = sqrt(H S / rho_gram), per node or increment */
@@ -290,12 +302,21 @@ double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap);
 
 /* Whether the backward pass clips the next values at the bound from the
  * released regression and scales the y noise with it: a private run with
- * the corrected calibration and BB_FEATURES_SIMPLEX. */
+ * the corrected calibration and simplex rows (bb_params_simplex_rows). */
 int bb_params_next_bound(const struct bb_params *p);
 
+/* Whether the declared rows lie in the simplex: BB_FEATURES_SIMPLEX or
+ * BB_FEATURES_ONEHOT. */
+int bb_params_simplex_rows(const struct bb_params *p);
+
+/* Whether every Gram sum is diagonal, so the mechanisms noise the diagonal
+ * only (noise.h, bb_sym_sampler): BB_FEATURES_ONEHOT. */
+int bb_params_diagonal_gram(const struct bb_params *p);
+
 /* Whether a feature row lies in the declared set beyond the unit ball: for
- * BB_FEATURES_SIMPLEX, every entry >= 0 and their sum <= 1 +
- * BB_SIMPLEX_SLACK; always for BB_FEATURES_BALL. The reason into why. */
+ * simplex rows, every entry >= 0 and their sum <= 1 + BB_SIMPLEX_SLACK; for
+ * BB_FEATURES_ONEHOT also at most one entry nonzero; always for
+ * BB_FEATURES_BALL. The reason into why. */
 int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char *why,
                              size_t whylen);
 

@@ -11,7 +11,8 @@ long bb_tree_node_of(long leaf, int level)
     return (leaf - 1) >> level;
 }
 
-int bb_tree_init(struct bb_tree *t, int d, long K_max, int L, double sigma, double grid)
+int bb_tree_init(struct bb_tree *t, int d, long K_max, int L, double sigma, double grid,
+                 int diagonal)
 {
     memset(t, 0, sizeof(*t));
     if (d < 1 || K_max < 1 || L < 1 || L > BB_TREE_MAX_LEVELS || (1L << (L - 1)) < K_max)
@@ -20,9 +21,7 @@ int bb_tree_init(struct bb_tree *t, int d, long K_max, int L, double sigma, doub
     t->L = L;
     t->K_max = K_max;
     t->grid = grid;
-    int rc = bb_sampler_init(&t->diag, sigma, grid);
-    if (rc == BB_OK)
-        rc = bb_sampler_init(&t->off, sigma / 1.4142135623730951, grid);
+    int rc = bb_sym_sampler_init(&t->noise_sampler, sigma, grid, diagonal);
     if (rc != BB_OK)
         return rc;
     size_t dd = (size_t)d * d;
@@ -91,19 +90,7 @@ static void set_node(struct bb_tree *t, int level, const double *noise)
 
 void bb_tree_draw(const struct bb_tree *t, struct bb_rng *r, double *z)
 {
-    int d = t->d;
-    if (t->diag.s2 == 0) {
-        memset(z, 0, sizeof(double) * (size_t)d * d);
-        return;
-    }
-    for (int i = 0; i < d; i++) {
-        z[(size_t)i * d + i] = bb_sampler_draw(&t->diag, r);
-        for (int j = i + 1; j < d; j++) {
-            double v = bb_sampler_draw(&t->off, r);
-            z[(size_t)i * d + j] = v;
-            z[(size_t)j * d + i] = v;
-        }
-    }
+    bb_sym_sampler_draw(&t->noise_sampler, t->d, r, z);
 }
 
 int bb_tree_next_level(const struct bb_tree *t)

@@ -31,7 +31,7 @@ struct bb_tree {
     long K_max;
     long k;                /* leaves added */
     double grid;           /* Gram grid (0 = none) */
-    struct bb_sampler diag, off;
+    struct bb_sym_sampler noise_sampler;
     double *sum;           /* owned, d*d: sum of snapped phi phi^T over k leaves */
     double *noise;         /* owned, d*d: sum of the live nodes' noise */
     double *node;          /* owned, L*d*d: the live node of each level */
@@ -40,10 +40,11 @@ struct bb_tree {
     double *scratch;       /* owned, d*d */
 };
 
-/* Prepares an empty tree. sigma == 0 means no noise (non-private or tests).
- * Returns BB_OK, BB_EINVAL or BB_ENOMEM. */
-int bb_tree_init(struct bb_tree *t, int d, long K_max, int L, double sigma, double grid)
-    BB_WARN_UNUSED;
+/* Prepares an empty tree. sigma == 0 means no noise (non-private or tests);
+ * diagonal: the nodes' noise is zero off the diagonal (one-hot rows,
+ * noise.h). Returns BB_OK, BB_EINVAL or BB_ENOMEM. */
+int bb_tree_init(struct bb_tree *t, int d, long K_max, int L, double sigma, double grid,
+                 int diagonal) BB_WARN_UNUSED;
 void bb_tree_release(struct bb_tree *t);
 
 /* Adds leaf k+1 with contribution phi phi^T (phi: d entries, borrowed),
@@ -53,8 +54,9 @@ void bb_tree_release(struct bb_tree *t);
 int bb_tree_add(struct bb_tree *t, const double *phi, struct bb_rng *r, int *level)
     BB_WARN_UNUSED;
 
-/* Draws one node's noise — the symmetric matrix above, on the grid — into
- * z (d*d, owned by the caller); zeros when sigma == 0. */
+/* Draws one node's noise — the symmetric matrix above, on the grid (zero
+ * off the diagonal with diagonal set) — into z (d*d, owned by the caller);
+ * zeros when sigma == 0. */
 void bb_tree_draw(const struct bb_tree *t, struct bb_rng *r, double *z);
 
 /* The level of the node the next leaf completes: tz(k+1). */

@@ -130,6 +130,23 @@ assert (b["features"], b["next_value_bound"]) == ("simplex", True), b
 for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "ridge", "max_updates", "rho_y"):
     assert a[key] == b[key], key
 PY
+# --features onehot (docs/PRIVACY.md §1.6): the tight shift bounds d
+# diagonal entries, s sqrt(2 ln(2 d G H / p)), not a d x d matrix; every cost
+# is simplex's. Known value (Python): sqrt 170 sqrt(2 ln 27200) at G = 17.
+for f in simplex onehot; do
+    "$B" --print-params --horizon 5 --dim 8 --actions 2 --max-episodes 100000 --rho 1 \
+        --gram-share 0.5 --mechanism grid --release-base 2 --release-start 1 --shift-scale 1 \
+        --features "$f" >"$TMP/f-$f.json"
+done
+python3 - "$TMP/f-simplex.json" "$TMP/f-onehot.json" <<'PY' || { echo "onehot wrong" >&2; exit 1; }
+import json, sys
+s, o = (json.load(open(f)) for f in sys.argv[1:3])
+assert o["features"] == "onehot" and o["next_value_bound"] and o["y_sensitivity"] == "nonnegative", o
+assert abs(o["shift"] - 58.92139310790768) < 1e-9 * 58.9, o["shift"]
+assert abs(s["shift"] - 124.0460206026939) < 1e-9 * 124, s["shift"]
+for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "max_updates", "rho_y", "prefix_sd"):
+    assert s[key] == o[key], key
+PY
 [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho inf \
     --features simplex | python3 -c 'import json,sys; print(json.load(sys.stdin)["next_value_bound"])')" = False ] ||
     { echo "a non-private run has the next-value bound" >&2; exit 1; }

@@ -181,4 +181,39 @@ req GET /v1/config
 req GET /v1/privacy
 grep -q "Delta_h^1, next-value bound" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
 stop_daemon
+
+# --features onehot (docs/PRIVACY.md §1.6): a simplex row with two nonzero
+# entries is refused with its pointer and changes nothing; one-hot rows go
+# in, and the published Gram matrices are exactly diagonal.
+DB="$TMP/onehot.db"
+start_daemon "${CONF[@]}" --features onehot --release-start 1 --update-rule release
+tok=$(enrol "clinic")
+onehot='
+for s in e["steps"]:
+    s["features"] = [[1.0 if j == (a + s["action"]) % len(f) else 0.0 for j in range(len(f))]
+                     for a, f in enumerate(s["features"])]'
+before=$(snapshot)
+post o422 "$(mutate "$onehot"'
+e["steps"][1]["features"][0] = [0.5, 0.5] + [0.0] * (len(e["steps"][1]["features"][0]) - 2)')"
+expect_pointer /steps/1/features/0
+grep -q "2 nonzero entries" "$TMP/body" || fail "unclear message: $(cat "$TMP/body")"
+[ "$(snapshot)" = "$before" ] || fail "a refused onehot row changed the state"
+post o201 "$(mutate "$onehot")"
+expect_status 201
+[ "$(sql "SELECT count(*) FROM episodes")" = 1 ] || fail "the onehot episode was not stored"
+req GET /v1/config
+[ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"], d["y_sensitivity"]')" = "('onehot', True, 'nonnegative')" ] ||
+    fail "config: $(cat "$TMP/body")"
+req GET /v1/privacy
+grep -q "noise on the diagonal (onehot rows)" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
+wait_published
+req GET /v1/billboard
+python3 - "$TMP/body" <<'PY' || fail "onehot billboard: $(cat "$TMP/body")"
+import json, sys
+b = json.load(open(sys.argv[1]))
+assert b["version"] == 1, b["version"]  # released at k = 1 and updated
+grams = [s["gram"] for s in b["steps"]]
+assert all(g[i][j] == 0 for g in grams for i in range(len(g)) for j in range(len(g)) if i != j)
+PY
+stop_daemon
 echo ok

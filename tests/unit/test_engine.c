@@ -508,6 +508,60 @@ static void test_simplex_rows(void **state)
     bb_engine_free(e);
 }
 
+/* With onehot rows (docs/PRIVACY.md §1.6) the engine also refuses a simplex
+ * row with two nonzero entries, in any step and action, before it reaches
+ * any sum (a simplex engine takes it); and its Lambda~_h, released prefix
+ * plus ridge, is diagonal. */
+static void test_onehot_rows(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = H, p.d = D, p.A = A, p.K_max = 100, p.rho = 1.0, p.features = BB_FEATURES_ONEHOT;
+    p.release_start = 1;
+    char why[160];
+    if (bb_params_derive(&p, why, sizeof(why)) != BB_OK)
+        fail_msg("%s", why);
+    struct bb_params q = p;
+    q.features = BB_FEATURES_SIMPLEX;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    struct bb_rng rng, rq;
+    bb_rng_init_seeded(&rng, 9);
+    bb_rng_init_seeded(&rq, 9);
+    struct bb_engine *e, *f;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    assert_int_equal(bb_engine_new(&q, &rq, &f), BB_OK);
+    struct ep good;
+    memset(&good, 0, sizeof(good));
+    for (int row = 0; row < H * A; row++)
+        good.feat[row * D + row % D] = 1.0;
+    for (int h = 0; h < H; h++)
+        good.act[h] = h % A, good.rew[h] = 0.5;
+    struct ep two = good;
+    const int row = 1 * A + 1, j = (row + 1) % D; /* step 2, action 1: unchosen there */
+    two.feat[row * D + row % D] = 0.5, two.feat[row * D + j] = 0.5;
+    char field[64];
+    struct bb_episode v = view(&two);
+    assert_int_equal(bb_engine_add(e, &v, field, sizeof(field), why, sizeof(why)), BB_EINVAL);
+    assert_string_equal(field, "/steps/1/features/1");
+    assert_non_null(strstr(why, "2 nonzero entries"));
+    assert_int_equal(bb_engine_episodes(e), 0);
+    assert_int_equal(bb_engine_add(f, &v, NULL, 0, NULL, 0), BB_OK); /* simplex takes it */
+    v = view(&good);
+    for (int k = 0; k < 20; k++)
+        assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+    assert_true(bb_engine_released(e) >= 12); /* the grid 1, 2, 3, 5, 8, 12, 18 */
+    for (int h = 0; h < H; h++) {
+        const double *g = bb_engine_gram(e, h);
+        for (int a = 0; a < D; a++)
+            for (int b = 0; b < D; b++)
+                if (a != b && g[a * D + b] != 0.0)
+                    fail_msg("step %d: Lambda~[%d][%d] = %g", h, a, b, g[a * D + b]);
+    }
+    bb_engine_free(e);
+    bb_engine_free(f);
+}
+
 /* Rows that reach direction 0 only: in the others the released prefix is
  * noise alone, and a ridge far below it (--shift-scale 0.01) leaves
  * Lambda~_h indefinite at the first release. */
@@ -619,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_non_private_same_code),
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_simplex_rows),
+        cmocka_unit_test(test_onehot_rows),
         cmocka_unit_test(test_split_update_while_ingesting),
         cmocka_unit_test(test_recovery_by_replay),
         cmocka_unit_test(test_version_zero),

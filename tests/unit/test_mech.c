@@ -4,7 +4,8 @@
  * mechanism's prefix equals the exact sum without noise and holds between
  * release points; the released noise has the variance params.c charges
  * for; recovery from records is bit-identical, refuses gaps, repeats and
- * foreign records. The tree with Honaker's estimator: its weights and
+ * foreign records; with one-hot rows, noise on the diagonal only. The tree
+ * with Honaker's estimator: its weights and
  * variances on known values, its estimates against an independent
  * recomputation from the same draws, its prefix variance.
  */
@@ -319,6 +320,122 @@ static void test_recovery(void **state)
     }
 }
 
+/* One-hot rows (docs/PRIVACY.md §1.6): every mechanism draws its noise on
+ * the diagonal only, so every record and every released prefix is exactly
+ * zero off the diagonal, the diagonal carries the noise params.c charges
+ * for, and recovery from the records is bit-identical. */
+static void onehot_rows(struct bb_rng *r, double rows[H][D])
+{
+    for (int h = 0; h < H; h++) {
+        memset(rows[h], 0, sizeof(rows[h]));
+        rows[h][bb_rng_below(r, D)] = 1.0;
+    }
+}
+
+static int off_diagonal_zero(const double *m, int d)
+{
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++)
+            if (i != j && m[(size_t)i * d + j] != 0.0)
+                return 0;
+    return 1;
+}
+
+static void test_onehot_diagonal(void **state)
+{
+    (void)state;
+    for (size_t mi = 0; mi < sizeof(all) / sizeof(all[0]); mi++) {
+        struct bb_params p;
+        bb_params_defaults(&p);
+        p.H = H, p.d = D, p.A = 2, p.K_max = 1000, p.rho = 5.0;
+        p.mechanism = all[mi], p.release_base = 2.0, p.release_start = 1;
+        p.features = BB_FEATURES_ONEHOT;
+        char why[128];
+        if (bb_params_derive(&p, why, sizeof(why)) != BB_OK)
+            fail_msg("%s", why);
+        assert_true(bb_params_diagonal_gram(&p));
+        struct bb_mech *a, *b;
+        struct bb_rng r, data;
+        static struct test_records st;
+        bb_rng_init_seeded(&r, 3);
+        bb_rng_init_seeded(&data, 11);
+        assert_int_equal(bb_mech_new(&p, &a), BB_OK);
+        assert_int_equal(bb_mech_new(&p, &b), BB_OK);
+        double count[H][D * D] = {{0}}, got[D * D];
+        int noisy = 0;
+        for (long k = 1; k <= 300; k++) {
+            double rows[H][D];
+            const double *phi[H] = {rows[0], rows[1]};
+            onehot_rows(&data, rows);
+            for (int h = 0; h < H; h++)
+                for (int j = 0; j < D; j++)
+                    count[h][j * D + j] += rows[h][j];
+            assert_int_equal(bb_mech_add(a, phi, &r), BB_OK);
+            assert_int_equal(bb_mech_replay(b, phi), BB_OK);
+            const struct bb_mech_record *rec;
+            size_t n = bb_mech_records(a, &rec);
+            for (size_t i = 0; i < n; i++) {
+                assert_int_equal(rec[i].len, sizeof(double) * D * D);
+                double z[D * D];
+                memcpy(z, rec[i].bytes, sizeof(z));
+                assert_true(off_diagonal_zero(z, D));
+            }
+            put_records(&st, a);
+            if (!bb_mech_is_release(a, k))
+                continue;
+            for (int h = 0; h < H; h++) {
+                assert_int_equal(bb_mech_prefix(a, h, got), BB_OK);
+                assert_true(off_diagonal_zero(got, D));
+                for (int j = 0; j < D; j++)
+                    noisy += got[j * D + j] != count[h][j * D + j];
+            }
+        }
+        assert_true(noisy > 0); /* the diagonal does carry noise */
+        for (size_t i = 0; i < st.n; i++)
+            assert_int_equal(bb_mech_load(b, &st.rec[i]), BB_OK);
+        for (int h = 0; h < H; h++) {
+            double two[D * D];
+            assert_int_equal(bb_mech_prefix(a, h, got), BB_OK);
+            assert_int_equal(bb_mech_prefix(b, h, two), BB_OK);
+            assert_memory_equal(got, two, sizeof(got));
+        }
+        test_records_free(&st);
+        bb_mech_free(a);
+        bb_mech_free(b);
+    }
+    /* The diagonal's variance is the dense one's (the same sigma, the same
+     * cost): grid, K_max 32, g 2, one step, d = 2, zero rows. */
+    enum { T = 3000 };
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = 1, p.d = 2, p.A = 2, p.K_max = 32, p.rho = 2.0;
+    p.mechanism = BB_MECH_GRID, p.release_base = 2.0, p.release_start = 1;
+    p.features = BB_FEATURES_ONEHOT;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    struct bb_params q = p;
+    q.features = BB_FEATURES_SIMPLEX;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_true(p.sigma_gram_eff == q.sigma_gram_eff);
+    double s2 = 0;
+    for (int t = 0; t < T; t++) {
+        struct bb_mech *m;
+        struct bb_rng r;
+        bb_rng_init_seeded(&r, 5000 + (uint64_t)t);
+        assert_int_equal(bb_mech_new(&p, &m), BB_OK);
+        double zero[2] = {0, 0}, got[4];
+        const double *phi[1] = {zero};
+        for (long k = 1; k <= 32; k++)
+            assert_int_equal(bb_mech_add(m, phi, &r), BB_OK);
+        assert_int_equal(bb_mech_prefix(m, 0, got), BB_OK);
+        assert_true(got[1] == 0.0 && got[2] == 0.0);
+        s2 += got[0] * got[0];
+        bb_mech_free(m);
+    }
+    double want = 6 * p.sigma_gram_eff * p.sigma_gram_eff; /* 6 increments */
+    if (fabs(s2 / T - want) > 5 * want * sqrt(2.0 / T))
+        fail_msg("onehot diagonal variance %g, want %g", s2 / T, want);
+}
+
 /* Honaker's weights and variances on known values (units of one node's
  * variance): v = 1, 2/3, 4/7, 8/15, a_j = v_j, and a_j^2 + (1 - a_j)^2 2
  * v_{j-1} = v_j (the combination's variance); the closed form 2^j /
@@ -543,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_noiseless_prefix),
         cmocka_unit_test(test_prefix_variance),
         cmocka_unit_test(test_recovery),
+        cmocka_unit_test(test_onehot_diagonal),
         cmocka_unit_test(test_honaker_weights),
         cmocka_unit_test(test_honaker_estimates),
         cmocka_unit_test(test_honaker_recovery_every_n),

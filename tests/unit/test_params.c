@@ -635,6 +635,70 @@ static void test_feature_rows(void **state)
     assert_non_null(strstr(why, "feature 1 is negative"));
     assert_false(bb_params_feature_row_ok(&p, over, why, sizeof(why)));
     assert_non_null(strstr(why, "sums to 1.00000001"));
+    /* onehot: simplex rows with at most one nonzero entry (a corner, a
+     * shorter one, the zero row) */
+    const double scaled[4] = {0, 0, 0.5, 0};
+    p.features = BB_FEATURES_ONEHOT;
+    assert_true(bb_params_feature_row_ok(&p, corner, NULL, 0));
+    assert_true(bb_params_feature_row_ok(&p, scaled, NULL, 0));
+    assert_true(bb_params_feature_row_ok(&p, zero, NULL, 0));
+    assert_false(bb_params_feature_row_ok(&p, inside, why, sizeof(why)));
+    assert_non_null(strstr(why, "has 4 nonzero entries"));
+    assert_non_null(strstr(why, "declared onehot"));
+    assert_false(bb_params_feature_row_ok(&p, short_, why, sizeof(why)));
+    assert_non_null(strstr(why, "has 2 nonzero entries"));
+    assert_false(bb_params_feature_row_ok(&p, neg, why, sizeof(why)));
+    assert_non_null(strstr(why, "feature 1 is negative"));
+    const double big[4] = {0, 1.5, 0, 0};
+    assert_false(bb_params_feature_row_ok(&p, big, why, sizeof(why)));
+    assert_non_null(strstr(why, "sums to 1.5"));
+}
+
+/* One-hot rows (docs/PRIVACY.md §1.6): the Gram noise is diagonal, so the
+ * tight bound is the largest of d R H scalars, s sqrt(2 ln(2 d R H / p)),
+ * not s (2 sqrt d + sqrt(2 ln(R H / p))); every other privacy constant is
+ * simplex's. Known values (Python) at H = 5, d = 8, K_max = 1e5, rho = 1,
+ * f = 1/2, grid, g = 2, k0 = 1 (G = 17), scale 1: prefix sd sqrt 170,
+ * lambda~ 58.92139310790768 against 124.0460206026939 for dense noise. */
+static void test_onehot_bound(void **state)
+{
+    (void)state;
+    struct bb_params p, q;
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 2, p.K_max = 100000, p.rho = 1, p.gram_share = 0.5;
+    p.mechanism = BB_MECH_GRID, p.release_base = 2, p.release_start = 1, p.shift_scale = 1;
+    p.features = BB_FEATURES_ONEHOT;
+    q = p;
+    q.features = BB_FEATURES_SIMPLEX;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_true(bb_params_diagonal_gram(&p));
+    assert_false(bb_params_diagonal_gram(&q));
+    assert_true(bb_params_simplex_rows(&p) && bb_params_simplex_rows(&q));
+    assert_rel(p.prefix_sd, sqrt(170.0), 1e-14);
+    assert_rel(p.shift, 58.92139310790768, 1e-12);
+    assert_rel(q.shift, 124.0460206026939, 1e-12);
+    /* Everything that sets a privacy cost is simplex's. */
+    assert_rel(p.sigma_gram, q.sigma_gram, 0);
+    assert_rel(p.sigma_gram_eff, q.sigma_gram_eff, 0);
+    assert_rel(p.sigma_y, q.sigma_y, 0);
+    assert_int_equal(p.max_updates, q.max_updates);
+    assert_rel(bb_params_y_pair(&p), sqrt(2.0), 0);
+    assert_true(bb_params_next_bound(&p));
+    /* The default scale: ridge 2 * 0.25 * the bound. */
+    p.shift_scale = 0.25;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.ridge, 29.46069655395384, 1e-12);
+    /* The paper's bound stays the paper's. */
+    p.shift_bound = BB_BOUND_PAPER, q.shift_bound = BB_BOUND_PAPER;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    q.shift_scale = 0.25;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(p.shift, q.shift, 0);
+    /* Ball rows never have a diagonal Gram. */
+    q.features = BB_FEATURES_BALL;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_false(bb_params_diagonal_gram(&q));
 }
 
 /* The nonnegative bound on y's sensitivity (docs/PRIVACY.md §2.1): with
@@ -770,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_plausible_z),
         cmocka_unit_test(test_next_bound_noise),
         cmocka_unit_test(test_feature_rows),
+        cmocka_unit_test(test_onehot_bound),
         cmocka_unit_test(test_y_nonnegative),
         cmocka_unit_test(test_ridge_and_edge),
     };

@@ -85,17 +85,28 @@ static void test_feature_domain(void **state)
     assert_int_equal(bb_sim_env_simplex(20, 3, 4, 3, 0.3, 7, &e), BB_OK);
     assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
     bb_sim_env_free(e);
+    /* One-hot rows (tabular features): onehot, the smallest set. */
     assert_int_equal(bb_sim_env_riverswim(5, 10, &e), BB_OK);
-    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_ONEHOT);
     bb_sim_env_free(e);
     assert_int_equal(bb_sim_env_load(FIX "sim_env_two_state.json", &e, why, sizeof(why)), BB_OK);
-    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_ONEHOT);
+    assert_true(bb_sim_env_in(e, BB_FEATURES_SIMPLEX));
     struct bb_params base, p;
     bb_params_defaults(&base);
     base.features = BB_FEATURES_AUTO, base.epsilon = 10;
     assert_int_equal(bb_sim_params(e, BB_SIM_PRIVATE, &base, 1000, &p, why, sizeof(why)), BB_OK);
-    assert_int_equal(p.features, BB_FEATURES_SIMPLEX);
+    assert_int_equal(p.features, BB_FEATURES_ONEHOT);
     assert_true(bb_params_next_bound(&p));
+    assert_true(bb_params_diagonal_gram(&p));
+    /* Two nonzero entries summing to 1: simplex, not onehot. */
+    e->phi[0] = 0.5, e->phi[1] = 0.5;
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
+    assert_false(bb_sim_env_in(e, BB_FEATURES_ONEHOT));
+    assert_int_equal(bb_sim_params(e, BB_SIM_PRIVATE, &base, 1000, &p, why, sizeof(why)), BB_OK);
+    assert_int_equal(p.features, BB_FEATURES_SIMPLEX);
+    assert_false(bb_params_diagonal_gram(&p));
+    e->phi[0] = 1, e->phi[1] = 0;
     /* A row of the same norm with a negative entry: ball. */
     e->phi[1] = -e->phi[0], e->phi[0] = 0;
     assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_BALL);

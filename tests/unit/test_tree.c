@@ -31,7 +31,7 @@ static void test_noiseless_prefix_is_exact_sum(void **state)
     struct bb_tree t;
     struct bb_rng r;
     bb_rng_init_seeded(&r, 1);
-    assert_int_equal(bb_tree_init(&t, d, K, 10, 0.0, 0.0), BB_OK);
+    assert_int_equal(bb_tree_init(&t, d, K, 10, 0.0, 0.0, 0), BB_OK);
     double *ref = calloc(d * d, sizeof(double)), *out = calloc(d * d, sizeof(double));
     double phi[5];
     for (long k = 1; k <= K; k++) {
@@ -68,7 +68,7 @@ static void test_each_leaf_in_L_nodes(void **state)
         struct bb_tree t;
         struct bb_rng r;
         bb_rng_init_seeded(&r, 7);
-        assert_int_equal(bb_tree_init(&t, 1, K, L, 0.0, 0.0), BB_OK);
+        assert_int_equal(bb_tree_init(&t, 1, K, L, 0.0, 0.0, 0), BB_OK);
         int *count = calloc((size_t)K + 1, sizeof(int));
         double phi = 0.5;
         for (long k = 1; k <= K; k++) {
@@ -109,7 +109,7 @@ static void test_prefix_noise_is_popcount_nodes(void **state)
     struct bb_rng r;
     bb_rng_init_seeded(&r, 2);
     double sigma = 2.0, grid = bb_grid_for(sigma);
-    assert_int_equal(bb_tree_init(&t, d, K, 9, sigma, grid), BB_OK);
+    assert_int_equal(bb_tree_init(&t, d, K, 9, sigma, grid, 0), BB_OK);
     double phi[3], out[9], sum[9] = {0};
     for (long k = 1; k <= K; k++) {
         random_phi(&r, phi, d);
@@ -162,8 +162,8 @@ static void test_node_noise_drawn_once_and_reloaded(void **state)
     bb_rng_init_seeded(&r, 3);
     bb_rng_init_seeded(&data, 4);
     struct bb_tree a, b;
-    assert_int_equal(bb_tree_init(&a, d, K, 8, sigma, grid), BB_OK);
-    assert_int_equal(bb_tree_init(&b, d, K, 8, sigma, grid), BB_OK);
+    assert_int_equal(bb_tree_init(&a, d, K, 8, sigma, grid, 0), BB_OK);
+    assert_int_equal(bb_tree_init(&b, d, K, 8, sigma, grid, 0), BB_OK);
     double phis[77][4];
     for (long k = 0; k < stop; k++) {
         random_phi(&data, phis[k], d);
@@ -221,7 +221,7 @@ static void test_noise_scale(void **state)
     double s_diag = 0, s_off = 0, phi[3] = {0, 0, 0};
     for (int i = 0; i < n; i++) {
         struct bb_tree t;
-        assert_int_equal(bb_tree_init(&t, d, 1, 1, sigma, grid), BB_OK);
+        assert_int_equal(bb_tree_init(&t, d, 1, 1, sigma, grid, 0), BB_OK);
         assert_int_equal(bb_tree_add(&t, phi, &r, NULL), BB_OK);
         const double *z = bb_tree_node(&t, 0, NULL);
         s_diag += z[0] * z[0];
@@ -237,9 +237,9 @@ static void test_init_rejects(void **state)
 {
     (void)state;
     struct bb_tree t;
-    assert_int_equal(bb_tree_init(&t, 3, 1000, 10, 0, 0), BB_EINVAL); /* 2^9 < 1000 */
-    assert_int_equal(bb_tree_init(&t, 0, 10, 5, 0, 0), BB_EINVAL);
-    assert_int_equal(bb_tree_init(&t, 3, 1000, 11, 0, 0), BB_OK);
+    assert_int_equal(bb_tree_init(&t, 3, 1000, 10, 0, 0, 0), BB_EINVAL); /* 2^9 < 1000 */
+    assert_int_equal(bb_tree_init(&t, 0, 10, 5, 0, 0, 0), BB_EINVAL);
+    assert_int_equal(bb_tree_init(&t, 3, 1000, 11, 0, 0, 0), BB_OK);
     bb_tree_release(&t);
 }
 
