@@ -185,8 +185,9 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
             goto out;
         }
         fprintf(stderr, "billboardd: %s: stored the choices 'auto' made: mechanism %s, release "
-                        "start %g, max updates %ld\n",
-                o->db, bb_mechanism_name(p->mechanism), p->release_start, p->max_updates);
+                        "start %g, max updates %ld, shift scale %g\n",
+                o->db, bb_mechanism_name(p->mechanism), p->release_start, p->max_updates,
+                p->shift_scale);
     }
     if (*fresh) {
         *config = dump;

@@ -97,7 +97,7 @@ static const struct opt opts[] = {
     {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL},
     {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL},
     {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bound_names},
-    {"shift-scale", K_DOUBLE, OFF(shift_scale), 0, 0, NULL},
+    {"shift-scale", K_DOUBLE_AUTO, OFF(shift_scale), 0, 0, NULL},
     {"indefinite", K_ENUM, OFF(indefinite), 0, 0, indefinite_names},
     {"value-clip", K_ENUM, OFF(value_clip), 0, 0, vclip_names},
     {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, prior_names},
@@ -260,6 +260,7 @@ void bb_config_pin(struct bb_params *given, const struct bb_params *derived)
     given->mechanism = derived->mechanism;
     given->release_start = derived->release_start;
     given->max_updates_cap = derived->max_updates;
+    given->shift_scale = derived->shift_scale;
 }
 
 void bb_config_keep_pinned(struct bb_params *t, const struct bb_params *stored)
@@ -270,6 +271,8 @@ void bb_config_keep_pinned(struct bb_params *t, const struct bb_params *stored)
         t->release_start = stored->release_start;
     if (t->max_updates_cap == 0)
         t->max_updates_cap = stored->max_updates_cap;
+    if (t->shift_scale == 0)
+        t->shift_scale = stored->shift_scale;
 }
 
 const char *bb_config_usage(void)
@@ -301,7 +304,8 @@ const char *bb_config_usage(void)
            "                       k0/d >= 5 sigma_y, at most K_max/4; 1 for the tree)\n"
            "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
            "                       (default tight)\n"
-           "  --shift-scale s      lambda~ = s * the bound (default 0.25; post-processing)\n"
+           "  --shift-scale s      lambda~ = s * the bound, or auto (the default: 0.25,\n"
+           "                       0.4 of onehot rows' diagonal bound; post-processing)\n"
            "  --indefinite R       where a release's Lambda~_h is not positive definite:\n"
            "                       double (the default: double step h's ridge until it\n"
            "                       is) or refuse (no update until it is; post-processing)\n"

@@ -39,7 +39,9 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
 
 /* Writes into given the choices bb_params_derive made in derived for the
  * values that ask it to choose: the mechanism ('auto'), the release start
- * k0 ('auto') and the update cap N_max (--max-updates 0, the bound). The
+ * k0 ('auto'), the update cap N_max (--max-updates 0, the bound) and the
+ * shift scale ('auto'; post-processing, pinned so that an upgrade does not
+ * move a running service's ridge). The
  * stored configuration holds these, not 'auto', so that a later version
  * whose rule would choose differently cannot move a running database's
  * grid or N_max, both of which its privacy accounting depends on. */

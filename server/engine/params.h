@@ -184,7 +184,9 @@ struct bb_params {
     double release_start; /* k0: the first release point; 0 = auto (the default),
                              resolved by bb_params_derive */
     enum bb_bound shift_bound;
-    double shift_scale;   /* lambda~ = shift_scale * the bound; default 0.25 */
+    double shift_scale;   /* lambda~ = shift_scale * the bound; 0 = auto (the
+                             default), resolved by bb_params_derive: 0.25, or
+                             0.4 of the diagonal bound of onehot rows */
     enum bb_indefinite indefinite; /* an indefinite Lambda~_h; default double */
     enum bb_value_clip value_clip;
     enum bb_prior_policy prior_policy;
@@ -241,7 +243,8 @@ struct bb_params {
 
 /* Fills p with the defaults (f = 0.2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
  * corrected calibration, rare switching, mechanism auto on a g = 1.5 grid,
- * tight shift bound at scale 0.25, its ridge doubled where Lambda~_h is
+ * tight shift bound at scale auto (0.25, or 0.4 with onehot rows), its ridge
+ * doubled where Lambda~_h is
  * indefinite, V clipped to the steps left, step h's
  * y noise proportional to its sensitivity, next values from regressions
  * shrunk towards 0.5 of each step's largest target) and zero sizes.

@@ -468,7 +468,8 @@ static void test_config_pin(void **state)
         {20, 12, 2, 10, NULL, NULL},      {10, 16, 8, 1, NULL, NULL},
         {5, 8, 5, INFINITY, NULL, NULL},  {5, 8, 5, 10, "--mechanism", "tree"},
         {5, 8, 5, 3, "--max-updates", "4"}, {5, 8, 5, 3, "--release-start", "500"},
-        {5, 8, 5, 3, "--mechanism", "grid"},
+        {5, 8, 5, 3, "--mechanism", "grid"}, {20, 12, 2, 10, "--features", "onehot"},
+        {5, 8, 5, 3, "--shift-scale", "0.375"},
     };
     char why[256];
     for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
@@ -486,6 +487,15 @@ static void test_config_pin(void **state)
         char *js = bb_config_dump(&pinned);
         assert_null(strstr(js, "auto"));
         assert_null(strstr(js, "\"max-updates\":\"0\""));
+        /* The shift scale 'auto' is pinned as the number it chose: 0.4 of
+         * onehot rows' diagonal bound, 0.25 otherwise. */
+        const char *scale = c[i].flag && strcmp(c[i].flag, "--shift-scale") == 0 ? c[i].value
+                            : c[i].flag && strcmp(c[i].value, "onehot") == 0  ? "0.40000000000000002"
+                                                                              : "0.25";
+        char want[64];
+        snprintf(want, sizeof(want), "\"shift-scale\":\"%s\"", scale);
+        if (!strstr(js, want))
+            fail_msg("%s: want %s", js, want);
         assert_int_equal(bb_config_load(js, &loaded, why, sizeof(why)), BB_OK);
         again = loaded;
         assert_int_equal(bb_params_derive(&again, why, sizeof(why)), BB_OK);
@@ -499,6 +509,7 @@ static void test_config_pin(void **state)
         assert_int_equal(bb_config_option(&t, "--release-start", "auto", why, sizeof(why)), BB_OK);
         assert_int_equal(bb_config_option(&t, "--mechanism", "auto", why, sizeof(why)), BB_OK);
         assert_int_equal(bb_config_option(&t, "--max-updates", "0", why, sizeof(why)), BB_OK);
+        assert_int_equal(bb_config_option(&t, "--shift-scale", "auto", why, sizeof(why)), BB_OK);
         bb_config_keep_pinned(&t, &loaded);
         char *jt = bb_config_dump(&t);
         assert_string_equal(jt, js);

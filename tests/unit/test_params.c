@@ -685,14 +685,22 @@ static void test_onehot_bound(void **state)
     assert_int_equal(p.max_updates, q.max_updates);
     assert_rel(bb_params_y_pair(&p), sqrt(2.0), 0);
     assert_true(bb_params_next_bound(&p));
-    /* The default scale: ridge 2 * 0.25 * the bound. */
+    /* Scale 0.25: ridge 2 * 0.25 * the bound; auto, onehot's default, 0.4. */
     p.shift_scale = 0.25;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_rel(p.ridge, 29.46069655395384, 1e-12);
+    p.shift_scale = 0;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.shift_scale, 0.4, 0);
+    assert_rel(p.ridge, 2 * 0.4 * 58.92139310790768, 1e-12);
+    struct bb_params r = q;
+    r.shift_scale = 0;
+    assert_int_equal(bb_params_derive(&r, NULL, 0), BB_OK);
+    assert_rel(r.shift_scale, 0.25, 0);
     /* The paper's bound stays the paper's. */
     p.shift_bound = BB_BOUND_PAPER, q.shift_bound = BB_BOUND_PAPER;
+    p.shift_scale = 0.25, q.shift_scale = 0.25;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
-    q.shift_scale = 0.25;
     assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
     assert_rel(p.shift, q.shift, 0);
     /* Ball rows never have a diagonal Gram. */
@@ -799,11 +807,12 @@ static void test_ridge_and_edge(void **state)
             for (size_t k = 0; k < sizeof(eps) / sizeof(eps[0]); k++) {
                 struct bb_params p;
                 bb_params_defaults(&p);
-                assert_rel(p.shift_scale, 0.25, 0);
+                assert_rel(p.shift_scale, 0, 0); /* auto */
                 assert_int_equal(p.indefinite, BB_INDEF_DOUBLE);
                 p.H = horizons[j], p.d = dims[i], p.A = 2, p.K_max = 100000;
                 p.epsilon = eps[k];
                 assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+                assert_rel(p.shift_scale, 0.25, 0); /* auto, dense rows */
                 if (p.d >= 60)
                     assert_true(p.ridge < sqrt(2.0 * p.d) * p.prefix_sd);
                 p.release_start = 0, p.max_updates_cap = 0, p.mechanism = BB_MECH_AUTO;

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""client/sim/tuning_envs.py — writes the tabular tuning environments of
+docs/RESULTS.md ("More levers", 2026-11-25) as billboard-sim JSON files
+(docs/ENV.md), so that the measurements made on them can be repeated.
+
+    python3 client/sim/tuning_envs.py DIR     (needs Debian's python3-numpy)
+
+They widen the tuning families beyond RiverSwim and the simplex MDP with
+shapes where exploration is hard and the features are one-hot (every row a
+standard basis vector, d = S A):
+
+  lock{101,102,103}.json     combination lock: S = 6 in a line, A = 3, H = 12;
+                             one action per state moves right (0.9), the others
+                             send the patient back to state 0; reward 1 for
+                             the right action at the last state, 0.05 for one
+                             wrong action at the first (a distraction)
+  sparse{101,102,103}.json   random sparse MDP: S = 12, A = 3, H = 10; each
+                             (s, a) moves to two random states; a fifth of the
+                             states have one rewarding action (0.5 to 1)
+  rotated{101,102,103}.json  simplex-mixture features (S = 40, A = 4, d = 10,
+                             H = 6, Dirichlet 0.3) turned by a random rotation:
+                             a valid linear MDP whose rows have negative
+                             entries (declared ball)
+  grid3.json                 3 x 3 grid world, A = 4 (0.85 the intended move,
+                             0.05 each other), H = 10, reward 1 per step in the
+                             far corner
+
+and, written by the same code with seed 7, the shapes first used to look at
+the defaults before any of this (lock7, sparse7, rotated7 and grid4, a 4 x 4
+grid world with H = 12). No reported environment of `make price` is among
+them. The numbers come from numpy's PCG64 generator, so a given seed gives
+the same file on every machine with the same numpy major version.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+
+def save(path, S, A, d, H, phi, mu, theta, comment):
+    with open(path, "w") as f:
+        json.dump({"comment": comment, "S": S, "A": A, "d": d, "H": H, "initial_state": 0,
+                   "phi": phi, "mu": mu, "theta": theta}, f)
+
+
+def onehot_tabular(path, S, A, H, P, R, comment):
+    """A tabular MDP with one-hot features phi(s, a) = e_{sA + a}."""
+    d = S * A
+    phi = [[[1.0 if j == s * A + a else 0.0 for j in range(d)] for a in range(A)]
+           for s in range(S)]
+    mu = [[[P[j // A][j % A][s2] for s2 in range(S)] for j in range(d)] for _ in range(H)]
+    theta = [[R[j // A][j % A] for j in range(d)] for _ in range(H)]
+    save(path, S, A, d, H, phi, mu, theta, comment)
+
+
+def lock(path, rng, S=6, A=3, H=12):
+    good = rng.integers(0, A, size=S)
+    P = np.zeros((S, A, S))
+    R = np.zeros((S, A))
+    for s in range(S):
+        for a in range(A):
+            if a == good[s]:
+                P[s, a, min(s + 1, S - 1)] = 0.9
+                P[s, a, s] += 0.1
+            else:
+                P[s, a, 0] = 1.0
+            if s == S - 1 and a == good[s]:
+                R[s, a] = 1.0
+    R[0, (good[0] + 1) % A] = 0.05
+    onehot_tabular(path, S, A, H, P.tolist(), R.tolist(), "combination lock (tuning_envs.py)")
+
+
+def grid(path, n, H):
+    S, A = n * n, 4
+    P = np.zeros((S, A, S))
+    R = np.zeros((S, A))
+    moves = [(0, 1), (1, 0), (0, -1), (-1, 0)]
+    for s in range(S):
+        r, c = divmod(s, n)
+        for a in range(A):
+            for b in range(A):
+                dr, dc = moves[b]
+                rr, cc = min(max(r + dr, 0), n - 1), min(max(c + dc, 0), n - 1)
+                P[s, a, rr * n + cc] += 0.85 if a == b else 0.05
+            if s == S - 1:
+                R[s, a] = 1.0
+    onehot_tabular(path, S, A, H, P.tolist(), R.tolist(), "grid world (tuning_envs.py)")
+
+
+def sparse(path, rng, S=12, A=3, H=10):
+    P = np.zeros((S, A, S))
+    R = np.zeros((S, A))
+    for s in range(S):
+        for a in range(A):
+            nxt = rng.choice(S, size=2, replace=False)
+            P[s, a, nxt] = rng.dirichlet([1, 1])
+    for s in rng.choice(S, size=max(1, S // 5), replace=False):
+        R[s, rng.integers(0, A)] = rng.uniform(0.5, 1.0)
+    onehot_tabular(path, S, A, H, P.tolist(), R.tolist(), "sparse random MDP (tuning_envs.py)")
+
+
+def rotated(path, rng, S=40, A=4, d=10, H=6, alpha=0.3):
+    phi = rng.dirichlet([alpha] * d, size=(S, A))
+    mu = [rng.dirichlet([alpha] * S, size=d) for _ in range(H)]
+    theta = [rng.uniform(0, 1, size=d) * (rng.uniform(size=d) < 0.5) for _ in range(H)]
+    Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
+    save(path, S, A, d, H, (phi @ Q.T).tolist(), [(Q @ m).tolist() for m in mu],
+         [(Q @ t).tolist() for t in theta], "rotated simplex MDP (tuning_envs.py)")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: tuning_envs.py DIR")
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for seed in (7, 101, 102, 103):
+        # One generator per seed, drawn in this order (lock, sparse, rotated).
+        rng = np.random.default_rng(seed)
+        lock(os.path.join(out, "lock%d.json" % seed), rng)
+        sparse(os.path.join(out, "sparse%d.json" % seed), rng)
+        rotated(os.path.join(out, "rotated%d.json" % seed), rng)
+    grid(os.path.join(out, "grid3.json"), 3, 10)
+    grid(os.path.join(out, "grid4.json"), 4, 12)
+
+
+if __name__ == "__main__":
+    main()
