@@ -148,6 +148,13 @@ expect_status 201
 [ "$(jget "$TMP/body" 'd["episode"]')" = 2 ] || fail "numbering after errors: $(cat "$TMP/body")"
 stop_daemon
 
+stored_one() { # FEATURES: one episode stored, /v1/config names FEATURES with the bounds
+    [ "$(sql "SELECT count(*) FROM episodes")" = 1 ] || fail "the $1 episode was not stored"
+    req GET /v1/config
+    [ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"], d["y_sensitivity"]')" = "('$1', True, 'nonnegative')" ] ||
+        fail "config: $(cat "$TMP/body")"
+}
+
 # --features simplex (docs/PRIVACY.md §3.3): a row with a negative entry or
 # a sum above 1 is refused with its pointer even inside the unit ball, and
 # changes nothing; rows in the simplex go in.
@@ -174,10 +181,7 @@ post s201 "$(mutate '
 for s in e["steps"]:
     s["features"] = [[0.9 * abs(x) / sum(map(abs, f)) for x in f] for f in s["features"]]')"
 expect_status 201
-[ "$(sql "SELECT count(*) FROM episodes")" = 1 ] || fail "the simplex episode was not stored"
-req GET /v1/config
-[ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"], d["y_sensitivity"]')" = "('simplex', True, 'nonnegative')" ] ||
-    fail "config: $(cat "$TMP/body")"
+stored_one simplex
 req GET /v1/privacy
 grep -q "Delta_h^1, next-value bound" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
 stop_daemon
@@ -200,10 +204,7 @@ grep -q "2 nonzero entries" "$TMP/body" || fail "unclear message: $(cat "$TMP/bo
 [ "$(snapshot)" = "$before" ] || fail "a refused onehot row changed the state"
 post o201 "$(mutate "$onehot")"
 expect_status 201
-[ "$(sql "SELECT count(*) FROM episodes")" = 1 ] || fail "the onehot episode was not stored"
-req GET /v1/config
-[ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"], d["y_sensitivity"]')" = "('onehot', True, 'nonnegative')" ] ||
-    fail "config: $(cat "$TMP/body")"
+stored_one onehot
 req GET /v1/privacy
 grep -q "noise on the diagonal (onehot rows)" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
 wait_published

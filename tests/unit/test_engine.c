@@ -465,6 +465,16 @@ static void test_version_zero(void **state)
     bb_billboard_release(&v0);
 }
 
+/* An episode of one-hot rows: row r of the H*A is e_{r mod D}. */
+static void onehot_episode(struct ep *e)
+{
+    memset(e, 0, sizeof(*e));
+    for (int row = 0; row < H * A; row++)
+        e->feat[row * D + row % D] = 1.0;
+    for (int h = 0; h < H; h++)
+        e->act[h] = h % A, e->rew[h] = 0.5;
+}
+
 /* With simplex rows the y sensitivity rests on every accepted row being
  * nonnegative (docs/PRIVACY.md §2.1): the engine refuses a row with a
  * negative entry, or summing above 1, in any step and action, before it
@@ -484,11 +494,7 @@ static void test_simplex_rows(void **state)
     struct bb_engine *e;
     assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
     struct ep good;
-    memset(&good, 0, sizeof(good));
-    for (int row = 0; row < H * A; row++)
-        good.feat[row * D + row % D] = 1.0;
-    for (int h = 0; h < H; h++)
-        good.act[h] = h % A, good.rew[h] = 0.5;
+    onehot_episode(&good);
     struct ep neg = good, over = good;
     neg.feat[(2 * A + good.act[2]) * D + 1] = -1e-6; /* the chosen row, step 3 */
     over.feat[(0 * A + 1) * D + 2] = 0.5;            /* 1.5 in all, an unchosen row */
@@ -532,11 +538,7 @@ static void test_onehot_rows(void **state)
     assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
     assert_int_equal(bb_engine_new(&q, &rq, &f), BB_OK);
     struct ep good;
-    memset(&good, 0, sizeof(good));
-    for (int row = 0; row < H * A; row++)
-        good.feat[row * D + row % D] = 1.0;
-    for (int h = 0; h < H; h++)
-        good.act[h] = h % A, good.rew[h] = 0.5;
+    onehot_episode(&good);
     struct ep two = good;
     const int row = 1 * A + 1, j = (row + 1) % D; /* step 2, action 1: unchosen there */
     two.feat[row * D + row % D] = 0.5, two.feat[row * D + j] = 0.5;
