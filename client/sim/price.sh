@@ -88,7 +88,15 @@ sweep ablation-prior-river "${RIVER[@]}" --epsilon "$EPS" --features ball \
 # The latest lever: the next-value bound of simplex features (docs/PRIVACY.md
 # §3.3), on the defaults otherwise, on both environments.
 sweep ablation-features "${SIMPLEX[@]}" --epsilon "$EPS" --sweep features=ball,simplex
-sweep ablation-features-river "${RIVER[@]}" --epsilon "$EPS" --sweep features=ball,simplex
+sweep ablation-features-river "${RIVER[@]}" --epsilon "$EPS" --sweep features=ball,simplex,onehot
+# The Gram noise on the diagonal only for one-hot rows (docs/PRIVACY.md
+# §1.6): simplex (dense noise, the dense bound at 0.25) against onehot (the
+# diagonal bound at 0.4, the default for these environments), then the
+# diagonal bound's scale alone; RiverSwim, then the two-state fixture.
+sweep ablation-onehot-river "${RIVER[@]}" --epsilon "$EPS" --sweep features=simplex,onehot
+sweep ablation-onehot-scale-river "${RIVER[@]}" --epsilon "$EPS" --features onehot \
+    --sweep shift-scale=0.25,0.4
+sweep ablation-onehot-two "${TWO[@]}" --epsilon "$EPS" --sweep features=simplex,onehot
 # The plausible set (docs/PRIVACY.md §3.4), on the defaults otherwise.
 sweep ablation-plausible "${SIMPLEX[@]}" --epsilon "$EPS" --sweep plausible=0,1
 sweep ablation-plausible-river "${RIVER[@]}" --epsilon "$EPS" --sweep plausible=0,1
@@ -97,7 +105,8 @@ sweep ablation-conversion "${SIMPLEX[@]}" --epsilon "$EPS" --sweep conversion=bu
 sweep ablation-conversion-river "${RIVER[@]}" --epsilon "$EPS" --sweep conversion=bun-steinke,cks
 # The PD shift's scale, 0.35 before and 0.25 now (docs/PRIVACY.md §1.4).
 sweep ablation-shift "${SIMPLEX[@]}" --epsilon "$EPS" --sweep shift-scale=0.35,0.25
-sweep ablation-shift-river "${RIVER[@]}" --epsilon "$EPS" --sweep shift-scale=0.35,0.25
+sweep ablation-shift-river "${RIVER[@]}" --epsilon "$EPS" --features simplex \
+    --sweep shift-scale=0.35,0.25
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -206,8 +215,12 @@ print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N
     echo "on three tuning seed sets after this table at 0.35 had been seen (simplex"
     echo "0.033 / 0.082 / 0.181, RiverSwim 0.211 / 0.432 / 0.582, two-state 0.007 /"
     echo "0.005 / 0.013)."
-    echo "The simulator's \`--features\` defaults to the environment's feature set, simplex"
-    echo "for all three here (docs/PRIVACY.md §3.3); that lever has no constant to tune."
+    echo "The simulator's \`--features\` defaults to the environment's feature set: simplex"
+    echo "for the simplex MDP, onehot for RiverSwim and the two-state fixture"
+    echo "(docs/PRIVACY.md §3.3, §1.6). onehot's Gram noise on the diagonal has no"
+    echo "constant; its shift scale (0.4) was chosen on the one-hot tuning families"
+    echo "(RiverSwim S = 4, 5, 7 and client/sim/tuning_envs.py's) before this table"
+    echo "was run with it (\"More levers\", 2026-11-25)."
     echo
     cat "$WORK/table.md"
     echo
@@ -258,12 +271,25 @@ print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N
     echo "The next values clipped at the steps left only (\`--features ball\`) against"
     echo "also at the largest value a simplex row can have under the next step's"
     echo "released regression, with the y noise scaled down with it (\`--features"
-    echo "simplex\`, the simulator's default here; docs/PRIVACY.md §3.3), on the defaults"
-    echo "otherwise; the simplex MDP, then RiverSwim:"
+    echo "simplex\`, the simulator's default for the simplex MDP; docs/PRIVACY.md §3.3),"
+    echo "on the defaults otherwise; the simplex MDP, then RiverSwim (with \`--features"
+    echo "onehot\` too, its default):"
     echo
     cat "$WORK/ablation-features.md"
     echo
     tail -n +3 "$WORK/ablation-features-river.md"
+    echo
+    echo "One-hot rows: the Gram matrices' noise dense, with the dense bound at scale"
+    echo "0.25 (\`--features simplex\`), against on the diagonal only, with the diagonal"
+    echo "bound at 0.4 (\`--features onehot\`, the default for these environments;"
+    echo "docs/PRIVACY.md §1.6), on the defaults otherwise; RiverSwim, the diagonal"
+    echo "bound's scale alone on RiverSwim, then the two-state fixture:"
+    echo
+    cat "$WORK/ablation-onehot-river.md"
+    echo
+    tail -n +3 "$WORK/ablation-onehot-scale-river.md"
+    echo
+    tail -n +3 "$WORK/ablation-onehot-two.md"
     echo
     echo "The greedy action always (\`--plausible 0\`) against the episode's own pick among"
     echo "the actions within one noise sd of the greedy one's Q-value (\`--plausible 1\`,"
@@ -284,8 +310,9 @@ print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N
     tail -n +3 "$WORK/ablation-conversion-river.md"
     echo
     echo "The PD shift's scale: 0.35, the default before 2026-11-24, against 0.25, the"
-    echo "default now (docs/PRIVACY.md §1.4), on the defaults otherwise (so with"
-    echo "\`--indefinite double\`); the simplex MDP, then RiverSwim:"
+    echo "default now for dense noise (docs/PRIVACY.md §1.4), on the defaults otherwise"
+    echo "(so with \`--indefinite double\`); the simplex MDP, then RiverSwim with"
+    echo "\`--features simplex\` (its dense bound):"
     echo
     cat "$WORK/ablation-shift.md"
     echo
