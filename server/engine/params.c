@@ -305,6 +305,20 @@ int bb_params_diagonal_gram(const struct bb_params *p)
     return p->features == BB_FEATURES_ONEHOT;
 }
 
+/* Onehot rows start earlier: their Gram noise is diagonal, so a weight's
+ * error is its own coordinate's y noise over its own count and a smaller
+ * ridge (docs/PRIVACY.md §1.6), with no other coordinate's noise mixed in.
+ * On the one-hot tuning families (RiverSwim S = 4, 5, 7; the locks, sparse
+ * MDPs and 3 x 3 grid of client/sim/tuning_envs.py) 3.5 against 5 had mean
+ * log changes of -0.094 / -0.072 / +0.004 / -0.029 (run seed set 1),
+ * -0.104 / -0.252 / -0.106 / -0.091 (set 2) and -0.105 / -0.056 / -0.031 /
+ * -0.104 (set 3); 2.5 gained more on the chains and the grid but lost on
+ * the sparse MDPs (docs/RESULTS.md, "More levers"). */
+double bb_params_start_snr(const struct bb_params *p)
+{
+    return bb_params_diagonal_gram(p) ? BB_RELEASE_START_SNR_ONEHOT : BB_RELEASE_START_SNR;
+}
+
 int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char *why,
                              size_t whylen)
 {
@@ -489,13 +503,14 @@ static double start_sigma(const struct bb_params *q)
 
 /* Release start 'auto' (docs/PRIVACY.md §1.2, docs/RESULTS.md): the first
  * release comes once the episodes per feature direction, k0 / d, reach
- * BB_RELEASE_START_SNR times sigma_y (the triangle bound's: start_sigma), so
+ * bb_params_start_snr times sigma_y (the triangle bound's: start_sigma), so
  * that the y noise moves a weight by about a fifth of a reward (5, not the
  * earlier 10, since the plausible set keeps the cells the noise still
- * decides from being settled by it: docs/RESULTS.md, "More levers");
+ * decides from being settled by it: docs/RESULTS.md, "More levers"; 3.5
+ * for onehot rows);
  * sigma_y itself shrinks as k0 grows (fewer grid points, fewer updates), so
  * k0 is the smallest integer k in [1, K_max / 4]
- * with k >= SNR d sigma_y(k), found by bisection (k - SNR d sigma_y(k) grows
+ * with k >= snr d sigma_y(k), found by bisection (k - snr d sigma_y(k) grows
  * with k), or K_max / 4 if there is none; with a configured --max-updates
  * cap, at most the last k whose grid still has that many points. 1 for the
  * trees (a release every episode) and for a non-private run. Public
@@ -509,15 +524,16 @@ static int derive_auto_start(struct bb_params *p, char *why, size_t whylen)
         *p = q;
         return rc;
     }
+    const double snr = bb_params_start_snr(p);
     long lo = 1, hi = p->K_max / 4 > 1 ? p->K_max / 4 : 1; /* answer in (lo, hi] or lo */
-    if ((double)lo >= BB_RELEASE_START_SNR * q.d * start_sigma(&q))
+    if ((double)lo >= snr * q.d * start_sigma(&q))
         hi = lo;
     while (hi - lo > 1) {
         long mid = lo + (hi - lo) / 2;
         q = *p;
         q.release_start = (double)mid;
         if (derive_at(&q, NULL, 0) == BB_OK &&
-            (double)mid < BB_RELEASE_START_SNR * q.d * start_sigma(&q))
+            (double)mid < snr * q.d * start_sigma(&q))
             lo = mid;
         else
             hi = mid;

@@ -158,8 +158,11 @@ enum bb_indefinite { BB_INDEF_REFUSE = 0, BB_INDEF_DOUBLE = 1 };
 /* Rows count as in the simplex up to this rounding of their sum. */
 #define BB_SIMPLEX_SLACK 1e-9
 
-/* Release start 'auto': k0 >= BB_RELEASE_START_SNR * d * sigma_y (params.c). */
+/* Release start 'auto': k0 >= snr * d * sigma_y (params.c), snr
+ * BB_RELEASE_START_SNR, or BB_RELEASE_START_SNR_ONEHOT for onehot rows
+ * (bb_params_start_snr). */
 #define BB_RELEASE_START_SNR 5.0
+#define BB_RELEASE_START_SNR_ONEHOT 3.5
 
 struct bb_params {
     /* --- configuration (set by the caller, then bb_params_derive) --- */
@@ -315,6 +318,11 @@ int bb_params_simplex_rows(const struct bb_params *p);
 /* Whether every Gram sum is diagonal, so the mechanisms noise the diagonal
  * only (noise.h, bb_sym_sampler): BB_FEATURES_ONEHOT. */
 int bb_params_diagonal_gram(const struct bb_params *p);
+
+/* The ratio the auto release start asks of k0 / d against sigma_y:
+ * BB_RELEASE_START_SNR_ONEHOT for onehot rows, BB_RELEASE_START_SNR
+ * otherwise (docs/PRIVACY.md §1.2). A function of the configuration only. */
+double bb_params_start_snr(const struct bb_params *p);
 
 /* Whether a feature row lies in the declared set beyond the unit ball: for
  * simplex rows, every entry >= 0 and their sum <= 1 + BB_SIMPLEX_SLACK; for
