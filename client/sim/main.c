@@ -76,7 +76,8 @@ static void usage(FILE *f)
                "Output:\n"
                "  --csv FILE           CSV rows (default: none; '-' for stdout)\n"
                "  --every M            a CSV row every M episodes (default K/1000)\n"
-               "  --summary FILE       Markdown table of the runs (default: stderr)\n"
+               "  --summary FILE       Markdown table of the runs (default: stderr; '-' for\n"
+               "                       stdout)\n"
                "  --checkpoints LIST   episode counts of the table's regret columns\n"
                "                       (default 1000,10000,100000)\n"
                "  --plot PREFIX        PREFIX-regret.png and PREFIX-switches.png (gnuplot)\n"
@@ -458,6 +459,20 @@ static int make_env_seeded(const void *ctx, long seed, struct bb_sim_env **out)
     return make_env(&o, out);
 }
 
+/* An output file named on the command line: "-" is stdout, none is dflt. */
+static FILE *open_out(const char *path, FILE *dflt)
+{
+    if (!path)
+        return dflt;
+    return strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+}
+
+/* Closes what open_out opened, leaving the standard streams open: 0 or EOF. */
+static int close_out(FILE *f)
+{
+    return f && f != stdout && f != stderr ? fclose(f) : 0;
+}
+
 /* Sweep mode (sweep.h): returns the exit status. */
 static int sweep(struct opts *o)
 {
@@ -490,11 +505,11 @@ static int sweep(struct opts *o)
     s.jobs = (int)o->jobs;
     s.make_env = make_env_seeded;
     s.env_ctx = o;
-    if (o->csv && !(csv = strcmp(o->csv, "-") == 0 ? stdout : fopen(o->csv, "w"))) {
+    if (o->csv && !(csv = open_out(o->csv, NULL))) {
         fprintf(stderr, "billboard-sim: %s: %s\n", o->csv, strerror(errno));
         goto out;
     }
-    if (!(md = o->summary ? fopen(o->summary, "w") : stdout)) {
+    if (!(md = open_out(o->summary, stdout))) {
         fprintf(stderr, "billboard-sim: %s: %s\n", o->summary, strerror(errno));
         goto out;
     }
@@ -505,9 +520,9 @@ static int sweep(struct opts *o)
     }
     status = 0;
 out:
-    if (csv && csv != stdout && fclose(csv) != 0)
+    if (close_out(csv) != 0)
         status = 1;
-    if (md && md != stdout && fclose(md) != 0)
+    if (close_out(md) != 0)
         status = 1;
     return status;
 }
@@ -667,7 +682,7 @@ int main(int argc, char **argv)
             }
         }
     if (o.csv) {
-        csv = strcmp(o.csv, "-") == 0 ? stdout : fopen(o.csv, "w");
+        csv = open_out(o.csv, NULL);
         if (!csv) {
             fprintf(stderr, "billboard-sim: %s: %s\n", o.csv, strerror(errno));
             goto out;
@@ -700,19 +715,19 @@ int main(int argc, char **argv)
         if (csv)
             bb_sim_report_csv(csv, r, o.every > 0 ? o.every : (o.K / 1000 > 0 ? o.K / 1000 : 1));
     }
-    if (csv && csv != stdout && fclose(csv) != 0) {
+    if (close_out(csv) != 0) {
         csv = NULL;
         fprintf(stderr, "billboard-sim: %s: %s\n", o.csv, strerror(errno));
         goto out;
     }
     csv = NULL;
-    summary = o.summary ? fopen(o.summary, "w") : stderr;
+    summary = open_out(o.summary, stderr);
     if (!summary) {
         fprintf(stderr, "billboard-sim: %s: %s\n", o.summary, strerror(errno));
         goto out;
     }
     bb_sim_report_table(summary, items, nruns, o.checkpoints, o.ncheck);
-    if (summary != stderr && fclose(summary) != 0) {
+    if (close_out(summary) != 0) {
         fprintf(stderr, "billboard-sim: %s: %s\n", o.summary, strerror(errno));
         goto out;
     }
@@ -727,8 +742,7 @@ int main(int argc, char **argv)
     }
     status = 0;
 out:
-    if (csv && csv != stdout)
-        fclose(csv);
+    close_out(csv);
     for (int i = 0; runs && i < nruns; i++)
         bb_sim_run_release(&runs[i]);
     bb_sim_env_free(env);

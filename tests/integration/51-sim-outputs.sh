@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# billboard-sim's outputs, in-process: '-' names standard output for --csv
+# and --summary alike (in a run and in a sweep), and never a file called
+# '-'; a named file gets the table; by default a run's table goes to
+# standard error and a sweep's to standard output.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+SIM=$(realpath "$O/billboard-sim")
+[ -x "$SIM" ] || fail "no $SIM"
+cd "$TMP"
+RUN=(--env riverswim --states 3 --episodes 200 --seed 1 --quiet)
+HEAD='| run | ε | β |'
+SWEEP_HEAD='| ε | configuration'
+
+"$SIM" "${RUN[@]}" --algo private,random --summary - >run.out 2>run.err ||
+    fail "run: $(cat run.err)"
+grep -qF "$HEAD" run.out || fail "--summary - put no table on stdout: $(cat run.out)"
+! grep -qF "$HEAD" run.err || fail "--summary - also wrote the table to stderr"
+
+"$SIM" "${RUN[@]}" --algo private,random >run.out 2>run.err || fail "run: $(cat run.err)"
+grep -qF "$HEAD" run.err || fail "a run's table is not on stderr by default: $(cat run.err)"
+
+"$SIM" "${RUN[@]}" --algo private,random --summary table.md --csv - >run.out 2>run.err ||
+    fail "run: $(cat run.err)"
+grep -qF "$HEAD" table.md || fail "--summary FILE: $(cat table.md)"
+head -n 1 run.out | grep -q '^env,' || fail "--csv - put no CSV header on stdout: $(head -n 3 run.out)"
+
+"$SIM" --env riverswim --states 3 --episodes 200 --seeds 1-2 --jobs 1 --quiet \
+    --sweep release-start=50,auto --summary - >sweep.out 2>sweep.err || fail "sweep: $(cat sweep.err)"
+grep -qF "$SWEEP_HEAD" sweep.out || fail "sweep --summary - put no table on stdout: $(cat sweep.out)"
+[ "$(grep -c '^| [0-9]' sweep.out)" = 2 ] || fail "sweep: want 2 rows: $(cat sweep.out)"
+
+[ ! -e ./- ] || fail "a file named '-' was written"
