@@ -151,9 +151,10 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
   seeds, the default β) is the measure. Here private LSVI-UCB at ε = 10 reaches 2,067
   on the simplex MDP (0.041× the random policy's regret, 3.2× non-private; slope 0.32),
   at ε = 1 6,472 (0.13×). On RiverSwim (one-hot features, so the Gram noise is on
-  the diagonal only, docs/PRIVACY.md §1.6) the private runs end at 0.25× random at
-  ε = 10, 0.53× at ε = 5 and 0.60× at ε = 1 (0.31×, 0.48× and 0.64× with dense
-  noise, before 2026-11-25; one seed at β = 10): the chain needs deliberate
+  the diagonal only, docs/PRIVACY.md §1.6, and the first release earlier) the
+  private runs end at 0.31× random at ε = 10, 0.33× at ε = 5 and 0.60× at ε = 1
+  (0.25×, 0.53× and 0.60× with the start at c = 5; 0.31×, 0.48× and 0.64× with
+  dense noise, before 2026-11-25; one seed at β = 10): the chain needs deliberate
   exploration (non-private needs β ≥ 4), and a handful of noisy updates supplies
   only part of it.
 - **The paper's printed calibration buys nothing.** It under-noises y (not private as
@@ -224,8 +225,8 @@ is shrunk towards 0 until the data outweigh it (the next values in the targets c
 the same regression shrunk towards half of each step's largest target instead,
 docs/PRIVACY.md §3.2), and every y release carries noise σ_y per
 coordinate; with at most N_max releases of y, σ_y is what the first releases fight, which
-is why the grid starts only once k₀/d ≥ 5 σ_y (σ_y of the triangle bound, √2 times the
-one drawn with simplex rows: docs/PRIVACY.md §2.1). The ridge is the one of the feature
+is why the grid starts only once k₀/d ≥ 5 σ_y (3.5 σ_y for one-hot rows; σ_y of the
+triangle bound, √2 times the one drawn with simplex rows: docs/PRIVACY.md §2.1). The ridge is the one of the feature
 set the simulator declares: simplex for the simplex MDP (the same as ball's), onehot for
 RiverSwim (noise on the diagonal only and its own bound, docs/PRIVACY.md §1.6).
 Non-private runs use ridge 1.
