@@ -114,6 +114,11 @@ sweep ablation-conversion-river "${RIVER[@]}" --epsilon "$EPS" --sweep conversio
 sweep ablation-shift "${SIMPLEX[@]}" --epsilon "$EPS" --sweep shift-scale=0.35,0.25
 sweep ablation-shift-river "${RIVER[@]}" --epsilon "$EPS" --features simplex \
     --sweep shift-scale=0.35,0.25
+# y's sensitivity: the nonnegative bound, the default before 2026-11-26,
+# against the centred targets (docs/PRIVACY.md §2.1, §2.2).
+sweep ablation-centre "${SIMPLEX[@]}" --epsilon "$EPS" --sweep y-sensitivity=nonnegative,centred
+sweep ablation-centre-river "${RIVER[@]}" --epsilon "$EPS" --sweep y-sensitivity=nonnegative,centred
+sweep ablation-centre-two "${TWO[@]}" --epsilon "$EPS" --sweep y-sensitivity=nonnegative,centred
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -335,6 +340,19 @@ print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N
     cat "$WORK/ablation-shift.md"
     echo
     tail -n +3 "$WORK/ablation-shift-river.md"
+    echo
+    echo "y's sensitivity: the nonnegative bound (\`--y-sensitivity nonnegative\`, √2"
+    echo "times the largest target, the default before 2026-11-26) against the targets"
+    echo "released centred (\`--y-sensitivity centred\`, the default: 1 times, so every"
+    echo "y noise ×0.707 at the same ρ, and the plausible set's z and floor carried in"
+    echo "units of the smaller noise; docs/PRIVACY.md §2.2, §3.4), on the defaults"
+    echo "otherwise; the simplex MDP, RiverSwim, then the two-state fixture:"
+    echo
+    cat "$WORK/ablation-centre.md"
+    echo
+    tail -n +3 "$WORK/ablation-centre-river.md"
+    echo
+    tail -n +3 "$WORK/ablation-centre-two.md"
     echo
     echo "### Regret curves (seed 1)"
     echo

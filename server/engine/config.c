@@ -60,7 +60,8 @@ static const char *const features_names[] = {[BB_FEATURES_BALL] = "ball",
 static const char *const conversion_names[] = {[BB_CONV_BUN_STEINKE] = "bun-steinke",
                                                [BB_CONV_CKS] = "cks", NULL};
 static const char *const ysens_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
-                                          [BB_YSENS_NONNEGATIVE] = "nonnegative", NULL};
+                                          [BB_YSENS_NONNEGATIVE] = "nonnegative",
+                                          [BB_YSENS_CENTRED] = "centred", NULL};
 static const char *const indefinite_names[] = {[BB_INDEF_REFUSE] = "refuse",
                                                [BB_INDEF_DOUBLE] = "double", NULL};
 static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
@@ -328,13 +329,17 @@ const char *bb_config_usage(void)
            "                       or onehot (simplex rows with at most one nonzero entry,\n"
            "                       tabular features: the Gram noise is diagonal and the\n"
            "                       ridge smaller, docs/PRIVACY.md §1.6)\n"
-           "  --y-sensitivity S    the bound on y's change: nonnegative (the default;\n"
-           "                       with --features simplex, sqrt 2 x the largest target\n"
-           "                       instead of 2 x, docs/PRIVACY.md §2.1) or triangle\n"
+           "  --y-sensitivity S    the bound on y's change: centred (the default; with\n"
+           "                       simplex or onehot rows the targets are released\n"
+           "                       centred, 1 x the largest target instead of 2 x,\n"
+           "                       docs/PRIVACY.md §2.2), nonnegative (sqrt 2 x, §2.1)\n"
+           "                       or triangle\n"
            "  --plausible z        after an update, clinics draw uniformly among the\n"
            "                       actions whose Q-value is within z sds of the y noise\n"
            "                       of the greedy one's; 0 = always the greedy action\n"
-           "                       (default 1; post-processing, docs/PRIVACY.md §3.4)\n"
+           "                       (default 1, in sds of the nonnegative bound's noise:\n"
+           "                       sqrt 2 of the centred one's; post-processing,\n"
+           "                       docs/PRIVACY.md §3.4)\n"
            "  --plausible-floor f  only actions whose Q-value's noise sd is at least f\n"
            "                       of the step's value range join that set (default\n"
            "                       0.025; post-processing)\n";
@@ -409,8 +414,11 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "prior_target_step", prior);
     rc |= json_object_set_new(o, "features", json_string(bb_features_name(p->features)));
     rc |= json_object_set_new(o, "next_value_bound", json_boolean(bb_params_next_bound(p)));
-    rc |= json_object_set_new(o, "y_sensitivity",
-                              json_string(bb_params_y_pair(p) < 2.0 ? "nonnegative" : "triangle"));
+    const double pair = bb_params_y_pair(p); /* the bound in force */
+    rc |= json_object_set_new(
+        o, "y_sensitivity",
+        json_string(pair < 1.5 ? "centred" : pair < 2.0 ? "nonnegative" : "triangle"));
+    rc |= json_object_set_new(o, "y_centre", json_real(bb_params_y_centre(p)));
     rc |= json_object_set_new(o, "plausible", json_real(p->plausible_z));
     rc |= json_object_set_new(o, "plausible_floor", json_real(p->plausible_floor));
     if (rc) {

@@ -142,8 +142,10 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
     e->bb.factored = 1;
     e->bb.beta = p->beta;
     e->bb.uniform = p->prior_policy == BB_PRIOR_UNIFORM; /* holds no data (params.h) */
-    e->bb.plausible_z = p->is_private ? p->plausible_z : 0; /* no noise, no set */
-    e->bb.plausible_floor = p->is_private ? p->plausible_floor : 0;
+    /* No noise, no set; in units of the drawn sd (bb_params_plausible_unit). */
+    const double unit = bb_params_plausible_unit(p);
+    e->bb.plausible_z = p->is_private ? p->plausible_z * unit : 0;
+    e->bb.plausible_floor = p->is_private ? p->plausible_floor / unit : 0;
     fill_privacy(e, &e->bb.privacy);
     *out = e;
     return BB_OK;
@@ -423,6 +425,7 @@ int bb_engine_update_run(struct bb_update *u)
         .store = &e->store,
         .n = u->n,
         .chol = u->chol,
+        .gram = u->gram,
         .y_noise = e->y_noise,
         .rng = &e->rng_y,
         .ridge = e->ridge,

@@ -100,6 +100,32 @@ static void *next_values(void *arg)
     return NULL;
 }
 
+/* Centred targets (lsvi.h): target[i] -= c 1^T phi_i for the block's len
+ * chosen rows phi_i (len x d). */
+static void centre_targets(double *target, const double *chosen, long len, int d, double c)
+{
+    for (long i = 0; i < len; i++) {
+        const double *x = chosen + (size_t)i * d;
+        double sum = 0;
+        for (int j = 0; j < d; j++)
+            sum += x[j];
+        target[i] -= c * sum;
+    }
+}
+
+/* ... and y~ += c (Lambda~ - ridge I) 1 after the noise: row sums of the
+ * released Gram matrix, its ridge taken off the diagonal. */
+static void uncentre(double *y, const double *gram, int d, double ridge, double c)
+{
+    for (int j = 0; j < d; j++) {
+        const double *row = gram + (size_t)j * d;
+        double sum = -ridge;
+        for (int k = 0; k < d; k++)
+            sum += row[k];
+        y[j] += c * sum;
+    }
+}
+
 /* Splits a block's len episodes over the workspace's threads, in whole
  * chunks, and waits for all of them. */
 static void add_next_values(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws,
@@ -154,12 +180,17 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
     const int prior = job->ridge > 0 && bb_params_prior_target(p, 0) != 0;
     const int bound = bb_params_next_bound(p);
     double b_next = INFINITY; /* B_{h+1}: none for the last step */
+    const double centre = bb_params_y_centre(p);
+    if (centre > 0 && !job->gram)
+        return BB_EINVAL;
     for (int h = H - 1; h >= 0; h--) {
         memset(ws->y, 0, sizeof(double) * (size_t)d);
         double cap = bb_params_value_cap(p, h);
         if (b_next < cap) /* also false for a NaN bound: the cap stands */
             cap = b_next;
         const double *w_next = prior ? ws->w_next : job->w + (size_t)(h + 1) * d;
+        const double c = centre * (1.0 + cap); /* c_h: 0 unless centred */
+        const double ridge = job->ridge_step ? job->ridge_step[h] : job->ridge;
         for (long b = 0; b < nblocks; b++) {
             long len = bb_store_block_len(b, job->n);
             memcpy(ws->target, bb_store_reward(job->store, b, h), sizeof(double) * (size_t)len);
@@ -167,6 +198,8 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
                 add_next_values(job, ws, bb_store_feat(job->store, b, h + 1), len,
                                 job->chol + (size_t)(h + 1) * dd, w_next,
                                 cap);
+            if (c > 0)
+                centre_targets(ws->target, bb_store_chosen(job->store, b, h), len, d, c);
             /* y_h += Phi_h^T target (Alg. 1 line 8). */
             cblas_dgemv(CblasRowMajor, CblasTrans, (int)len, d, 1.0,
                         bb_store_chosen(job->store, b, h), d, ws->target, 1, 1.0, ws->y, 1);
@@ -189,12 +222,13 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
                 v = bb_grid_snap(v, ys->grid) + bb_sampler_draw(ys, job->rng);
             wh[j] = v;
         }
-        if (job->y_noisy)
+        if (job->y_noisy) /* the release itself, on its grid */
             memcpy(job->y_noisy + (size_t)h * d, wh, sizeof(double) * (size_t)d);
+        if (c > 0)
+            uncentre(wh, job->gram + (size_t)h * dd, d, ridge, c);
         int rc;
         if (prior) { /* the next values of step h-1: towards m_h, not 0 */
-            const double r = job->ridge_step ? job->ridge_step[h] : job->ridge;
-            const double m = r * bb_params_prior_target(p, h);
+            const double m = ridge * bb_params_prior_target(p, h);
             for (int j = 0; j < d; j++)
                 ws->w_next[j] = wh[j] + m;
             if ((rc = bb_chol_solve(job->chol + (size_t)h * dd, d, ws->w_next)) != BB_OK)

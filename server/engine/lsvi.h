@@ -24,6 +24,16 @@
  * clip never binds for such rows, and step h's noise is drawn at
  * bb_params_sigma_y_drawn_at(min(cap, B_{h+1})) on that sigma's grid: a
  * smaller range, a smaller sensitivity, the same rho (docs/PRIVACY.md §3.3).
+ *
+ * With centred targets (bb_params_y_centre(p) = kappa > 0: private, simplex
+ * rows, --y-sensitivity centred) the sum released for step h is instead
+ *   y_h^c = sum_i phi_h^i (t_i - c_h 1^T phi_h^i),   c_h = kappa (1 + cap_h),
+ * t_i = r_h^i + V_{h+1}(x_{h+1}^i) and cap_h the clip in force, whose change
+ * is at most 1 + cap_h instead of sqrt 2 (1 + cap_h) (docs/PRIVACY.md §2.2);
+ * after its noise the engine adds c_h (Lambda~_h - ridge_h I) 1 back, an
+ * estimate of c_h sum_i phi_h^i 1^T phi_h^i = c_h Lambda_h 1 from the
+ * released Gram matrix alone, and solves with that sum. y_noisy holds the
+ * release itself (centred, on its grid).
  */
 #ifndef BB_LSVI_H
 #define BB_LSVI_H
@@ -63,6 +73,8 @@ struct bb_lsvi_job {
     const struct bb_store *store;    /* borrowed; episodes [0, n) are read */
     long n;
     const double *chol;              /* borrowed, H*d*d: factors of Lambda~_h^k */
+    const double *gram;              /* borrowed, H*d*d: Lambda~_h^k itself, ridge
+                                        included; read only with centred targets */
     const struct bb_sampler *y_noise;/* borrowed, H of them: step h's at [h]
                                         (bb_params_sigma_y_drawn_step); s2 == 0
                                         means no noise */
@@ -72,7 +84,8 @@ struct bb_lsvi_job {
     const double *ridge_step;        /* borrowed, H, or NULL: step h's diagonal where
                                         it differs from ridge (enum bb_indefinite) */
     double *w;                       /* out, H*d */
-    double *y_noisy;                 /* out, H*d: y~ (may be NULL) */
+    double *y_noisy;                 /* out, H*d: y~ as released: centred where
+                                        the centre is in force (may be NULL) */
     double *sigma_y;                 /* out, H: the sd step h's noise was drawn at
                                         (0 without noise; may be NULL) */
 };

@@ -100,7 +100,7 @@ void bb_params_defaults(struct bb_params *p)
     p->y_exponent = Y_EXPONENT_DEFAULT;
     p->prior_value = PRIOR_VALUE_DEFAULT;
     p->features = BB_FEATURES_BALL;
-    p->y_sensitivity = BB_YSENS_NONNEGATIVE;
+    p->y_sensitivity = BB_YSENS_CENTRED;
     p->plausible_z = PLAUSIBLE_DEFAULT;
     p->plausible_floor = PLAUSIBLE_FLOOR_DEFAULT;
 }
@@ -207,12 +207,36 @@ double bb_params_value_cap(const struct bb_params *p, int h)
     return p->value_clip == BB_VCLIP_REMAINING ? (double)(p->H - h - 1) : (double)p->H;
 }
 
+/* A bound other than the triangle one can be in force: a private run with
+ * simplex rows, the corrected calibration. */
+static int simplex_bound(const struct bb_params *p)
+{
+    return p->is_private && bb_params_simplex_rows(p) && p->calibration == BB_CAL_CORRECTED;
+}
+
 double bb_params_y_pair(const struct bb_params *p)
 {
-    return p->is_private && p->y_sensitivity == BB_YSENS_NONNEGATIVE &&
-                   bb_params_simplex_rows(p) && p->calibration == BB_CAL_CORRECTED
-               ? sqrt(2.0)
-               : 2.0;
+    if (!simplex_bound(p))
+        return 2.0;
+    switch (p->y_sensitivity) {
+    case BB_YSENS_CENTRED:
+        return 1.0;
+    case BB_YSENS_NONNEGATIVE:
+        return sqrt(2.0);
+    case BB_YSENS_TRIANGLE:
+        break;
+    }
+    return 2.0;
+}
+
+double bb_params_y_centre(const struct bb_params *p)
+{
+    return simplex_bound(p) && p->y_sensitivity == BB_YSENS_CENTRED ? BB_Y_CENTRE : 0.0;
+}
+
+double bb_params_plausible_unit(const struct bb_params *p)
+{
+    return bb_params_y_centre(p) > 0 ? sqrt(2.0) : 1.0;
 }
 
 const char *bb_indefinite_name(enum bb_indefinite i)
@@ -233,6 +257,8 @@ const char *bb_y_sensitivity_name(enum bb_y_sensitivity s)
         return "triangle";
     case BB_YSENS_NONNEGATIVE:
         return "nonnegative";
+    case BB_YSENS_CENTRED:
+        return "centred";
     }
     return NULL;
 }

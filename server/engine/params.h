@@ -133,16 +133,26 @@ enum bb_features {
 enum bb_conversion { BB_CONV_BUN_STEINKE = 0, BB_CONV_CKS = 1 };
 
 /* The bound on how much replacing one episode moves step h's regression
- * targets y_h = sum_i phi_i t_i, t_i in [0, B_h] (docs/PRIVACY.md §2.1):
+ * targets y_h = sum_i phi_i t_i, t_i in [0, B_h] (docs/PRIVACY.md §2.1, §2.2):
  *   BB_YSENS_TRIANGLE     ||phi t - phi' t'|| <= ||phi t|| + ||phi' t'|| = 2 B_h,
  *                         for any rows in the unit ball (the paper's; databases
  *                         created before this option)
- *   BB_YSENS_NONNEGATIVE  the default: where the rows are declared simplex
- *                         (so phi >= 0, and t >= 0 by the clips) both terms
- *                         are nonnegative vectors, their inner product is
- *                         >= 0 and ||phi t - phi' t'||^2 <= 2 B_h^2: sqrt 2 B_h.
- *                         With ball rows it falls back to the triangle bound. */
-enum bb_y_sensitivity { BB_YSENS_TRIANGLE = 0, BB_YSENS_NONNEGATIVE = 1 };
+ *   BB_YSENS_NONNEGATIVE  where the rows are declared simplex (so phi >= 0,
+ *                         and t >= 0 by the clips) both terms are nonnegative
+ *                         vectors, their inner product is >= 0 and
+ *                         ||phi t - phi' t'||^2 <= 2 B_h^2: sqrt 2 B_h.
+ *   BB_YSENS_CENTRED      the default: with simplex rows the engine releases
+ *                         the centred sum sum_i phi_i (t_i - c_h 1^T phi_i),
+ *                         c_h = BB_Y_CENTRE B_h, whose change is at most B_h,
+ *                         and adds c_h (Lambda~_h - ridge I) 1 back to the
+ *                         release (post-processing; bb_params_y_centre).
+ * With ball rows both fall back to the triangle bound. */
+enum bb_y_sensitivity { BB_YSENS_TRIANGLE = 0, BB_YSENS_NONNEGATIVE = 1, BB_YSENS_CENTRED = 2 };
+
+/* kappa = 1 - 1/sqrt 2: the smallest centre, as a share of the largest
+ * target, at which the centred sum's sensitivity is B_h (docs/PRIVACY.md
+ * §2.2: it is B_h max(1, sqrt 2 (1 - kappa)) for kappa <= 1/2). */
+#define BB_Y_CENTRE (1.0 - 0.70710678118654752440)
 
 /* What the engine does at a release where step h's Lambda~_h = released
  * prefix + ridge I is not positive definite (docs/PRIVACY.md §1.4; a
@@ -202,7 +212,7 @@ struct bb_params {
                              lsvi.h; post-processing, docs/PRIVACY.md §3.2);
                              0 = towards 0, the paper's */
     enum bb_features features;
-    enum bb_y_sensitivity y_sensitivity; /* which bound on y's change; default nonnegative */
+    enum bb_y_sensitivity y_sensitivity; /* which bound on y's change; default centred */
     double plausible_z;   /* z: clinics draw uniformly among the actions the y
                              noise cannot tell from the greedy one at z of its
                              sds (bb_billboard_plausible; post-processing,
@@ -275,11 +285,25 @@ double bb_params_value_cap(const struct bb_params *p, int h);
  * steps left. */
 double bb_params_y_sensitivity(const struct bb_params *p, int h);
 
-/* The factor of the largest target in y's sensitivity: sqrt 2 where the
- * nonnegative bound is in force (a private run, BB_YSENS_NONNEGATIVE,
- * simplex rows, the corrected calibration), else 2 (the triangle
- * inequality). */
+/* The factor of the largest target in y's sensitivity: 1 where the
+ * centred targets are in force and sqrt 2 where the nonnegative bound is
+ * (a private run, BB_YSENS_CENTRED or BB_YSENS_NONNEGATIVE, simplex rows,
+ * the corrected calibration), else 2 (the triangle inequality). */
 double bb_params_y_pair(const struct bb_params *p);
+
+/* The centre of step h's targets as a share of their largest value B_h:
+ * BB_Y_CENTRE where the centred targets are in force (y_pair 1), else 0.
+ * The engine subtracts c_h = centre * B_h times each row's entry sum from
+ * its target before the sum, and adds c_h (Lambda~_h - ridge I) 1 back after
+ * the noise (server/engine/lsvi.c). */
+double bb_params_y_centre(const struct bb_params *p);
+
+/* The plausible set's z and floor f were tuned against the noise of §2.1's
+ * bound; with centred targets the drawn noise is 1/sqrt 2 of it, and the
+ * billboard carries z u and f / u, u = sqrt 2 (1 elsewhere), so that the
+ * set keeps the width it was tuned at in units of the drawn sd
+ * (docs/PRIVACY.md §3.4). */
+double bb_params_plausible_unit(const struct bb_params *p);
 const char *bb_y_sensitivity_name(enum bb_y_sensitivity s);
 const char *bb_indefinite_name(enum bb_indefinite i);
 

@@ -141,7 +141,8 @@ done
 python3 - "$TMP/f-simplex.json" "$TMP/f-onehot.json" <<'PY' || { echo "onehot wrong" >&2; exit 1; }
 import json, sys
 s, o = (json.load(open(f)) for f in sys.argv[1:3])
-assert o["features"] == "onehot" and o["next_value_bound"] and o["y_sensitivity"] == "nonnegative", o
+assert o["features"] == "onehot" and o["next_value_bound"] and o["y_sensitivity"] == "centred", o
+assert abs(o["y_centre"] - (1 - 0.5 ** 0.5)) < 1e-15, o["y_centre"]
 assert abs(o["shift"] - 58.92139310790768) < 1e-9 * 58.9, o["shift"]
 assert abs(s["shift"] - 124.0460206026939) < 1e-9 * 124, s["shift"]
 for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "max_updates", "rho_y", "prefix_sd"):
@@ -204,14 +205,18 @@ check '{"rho": 1.0, "epsilon": 7.077196696, "epsilon_cks": 7.077196696, "epsilon
 [ "$("$B" --print-params --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --epsilon 1 |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["conversion"])')" = cks ] ||
     { echo "the default conversion is not cks" >&2; exit 1; }
-# y's sensitivity with simplex rows: sqrt 2 (1 + cap), not 2 (1 + cap)
-# (docs/PRIVACY.md §2.1; the known value from tests/unit/test_params.c).
-check '{"sigma_y": 21.51237580, "max_updates": 12}' \
+# y's sensitivity with simplex rows: (1 + cap) with the centred targets, the
+# default, sqrt 2 (1 + cap) with the nonnegative bound, not 2 (1 + cap)
+# (docs/PRIVACY.md §2.1, §2.2; the known values from tests/unit/test_params.c).
+check '{"sigma_y": 15.21154681, "max_updates": 12, "y_centre": 0.2928932188}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000
+check '{"sigma_y": 21.51237580, "max_updates": 12, "y_centre": 0}' \
+    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000 \
+    --y-sensitivity nonnegative
 check '{"sigma_y": 30.42309362, "max_updates": 12}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000 \
     --y-sensitivity triangle
-for f in simplex:nonnegative ball:triangle; do
+for f in simplex:centred onehot:centred ball:triangle; do
     [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
         --features "${f%%:*}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["y_sensitivity"])')" = "${f##*:}" ] ||
         { echo "--features ${f%%:*} does not give the ${f##*:} bound" >&2; exit 1; }

@@ -151,7 +151,7 @@ stop_daemon
 stored_one() { # FEATURES: one episode stored, /v1/config names FEATURES with the bounds
     [ "$(sql "SELECT count(*) FROM episodes")" = 1 ] || fail "the $1 episode was not stored"
     req GET /v1/config
-    [ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"], d["y_sensitivity"]')" = "('$1', True, 'nonnegative')" ] ||
+    [ "$(jget "$TMP/body" 'd["features"], d["next_value_bound"], d["y_sensitivity"]')" = "('$1', True, 'centred')" ] ||
         fail "config: $(cat "$TMP/body")"
 }
 

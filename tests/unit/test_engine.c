@@ -488,11 +488,22 @@ static void test_simplex_rows(void **state)
     char why[128];
     if (bb_params_derive(&p, why, sizeof(why)) != BB_OK)
         fail_msg("%s", why);
-    assert_rel(bb_params_y_pair(&p), sqrt(2.0), 0);
+    assert_rel(bb_params_y_pair(&p), 1.0, 0); /* centred targets, §2.2 */
     struct bb_rng rng;
     bb_rng_init_seeded(&rng, 9);
     struct bb_engine *e;
     assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    /* The plausible set keeps the width it was tuned at against the
+     * nonnegative bound's noise, sqrt 2 times the centred one (§3.4): the
+     * billboard carries z sqrt 2 and f / sqrt 2; ball rows (test_version_zero)
+     * and the nonnegative bound the configured ones. */
+    assert_rel(bb_params_plausible_unit(&p), sqrt(2.0), 0);
+    assert_rel(bb_engine_billboard(e)->plausible_z, p.plausible_z * sqrt(2.0), 1e-15);
+    assert_rel(bb_engine_billboard(e)->plausible_floor, p.plausible_floor / sqrt(2.0), 1e-15);
+    struct bb_params nn = p;
+    nn.y_sensitivity = BB_YSENS_NONNEGATIVE;
+    assert_int_equal(bb_params_derive(&nn, NULL, 0), BB_OK);
+    assert_rel(bb_params_plausible_unit(&nn), 1.0, 0);
     struct ep good;
     onehot_episode(&good);
     struct ep neg = good, over = good;

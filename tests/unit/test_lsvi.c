@@ -407,18 +407,59 @@ static void test_next_bound_matches_reference(void **state)
                                          bb_params_grid_y_step(&f.p, h)),
                          BB_OK);
     }
-    double w[H * D], y[H * D], ref[H * D], sig[H];
+    /* The targets are centred (docs/PRIVACY.md §2.2, the default with
+     * simplex rows): the engine reads the released Gram matrix, whose
+     * ridge here is the fixture's identity, and refuses to run without. */
+    double w[H * D], y[H * D], ref[H * D], sig[H], ones[H];
+    for (int h = 0; h < H; h++)
+        ones[h] = 1.0;
+    assert_rel(bb_params_y_centre(&f.p), BB_Y_CENTRE, 0);
     struct bb_lsvi_job job = {
         .p = &f.p, .store = &f.store, .n = N, .chol = f.chol, .y_noise = none,
         .rng = NULL, .w = w, .y_noisy = y, .sigma_y = sig,
     };
+    assert_int_equal(bb_lsvi_run(&job, &ws), BB_EINVAL);
+    job.gram = f.gram, job.ridge_step = ones;
     assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
     long capped, negative, floored, bounded;
     reference(&f, ref, &capped, &negative, &floored, &bounded);
     assert_true(bounded > 0); /* the clip under test was exercised */
-    assert_weights(w, ref);
+    assert_weights(w, ref); /* without noise the centre adds back exactly */
     for (int h = 0; h < H; h++)
         assert_rel(sig[h], 0, 0); /* no noise drawn */
+    /* What is released (and stored) is the centred sum: on the last step
+     * (cap 0, rewards only, c = kappa) it is the plain sum minus c
+     * (Lambda - I) 1; the add-back reads the released Gram matrix, so an
+     * error E in it moves w by Lambda~^-1 c E 1 and the release not at all. */
+    double y2[H * D], w2[H * D], y3[H * D], w3[H * D];
+    double *last = f.gram + (H - 1) * D * D, keep[D * D];
+    memcpy(keep, last, sizeof(keep));
+    for (int e = 0; e < D * D; e++)
+        last[e] += 0.25;
+    struct bb_lsvi_job shifted = job;
+    shifted.y_noisy = y2, shifted.w = w2;
+    assert_int_equal(bb_lsvi_run(&shifted, &ws), BB_OK);
+    for (int j = 0; j < D; j++) {
+        double lw = 0;
+        for (int k = 0; k < D; k++)
+            lw += keep[j * D + k] * (w2[(H - 1) * D + k] - w[(H - 1) * D + k]);
+        assert_rel(lw, BB_Y_CENTRE * 0.25 * D, 1e-9);
+        assert_rel(y2[(H - 1) * D + j], y[(H - 1) * D + j], 0);
+    }
+    f.p.y_sensitivity = BB_YSENS_NONNEGATIVE; /* no centre: the plain sum */
+    assert_int_equal(bb_params_derive(&f.p, NULL, 0), BB_OK);
+    shifted.y_noisy = y3, shifted.w = w3;
+    assert_int_equal(bb_lsvi_run(&shifted, &ws), BB_OK);
+    for (int j = 0; j < D; j++) {
+        double row = -1.0; /* (Lambda - I) 1: the fixture's identity off */
+        for (int k = 0; k < D; k++)
+            row += keep[j * D + k];
+        assert_rel(y[(H - 1) * D + j], y3[(H - 1) * D + j] - BB_Y_CENTRE * row, 1e-9);
+        assert_rel(w3[(H - 1) * D + j], w[(H - 1) * D + j], 1e-9);
+    }
+    memcpy(last, keep, sizeof(keep));
+    f.p.y_sensitivity = BB_YSENS_CENTRED;
+    assert_int_equal(bb_params_derive(&f.p, NULL, 0), BB_OK);
     /* With noise: step h's sd and grid follow B_{h+1} of the noised w_{h+1}. */
     struct bb_rng r;
     bb_rng_init_seeded(&r, 20);

@@ -428,7 +428,7 @@ static void test_stored_config_keys(void **state)
      * Bun–Steinke and the triangle bound, and so the rho and every noise
      * scale it was created with. */
     assert_int_equal(back.conversion, BB_CONV_CKS);
-    assert_int_equal(back.y_sensitivity, BB_YSENS_NONNEGATIVE);
+    assert_int_equal(back.y_sensitivity, BB_YSENS_CENTRED);
     assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
     assert_int_equal(back.conversion, BB_CONV_BUN_STEINKE);
     assert_int_equal(back.y_sensitivity, BB_YSENS_TRIANGLE);
@@ -440,6 +440,8 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(back.y_sensitivity, BB_YSENS_TRIANGLE);
     round_trip(&p, "--y-sensitivity", "nonnegative", &back);
     assert_int_equal(back.y_sensitivity, BB_YSENS_NONNEGATIVE);
+    round_trip(&p, "--y-sensitivity", "centred", &back);
+    assert_int_equal(back.y_sensitivity, BB_YSENS_CENTRED);
     /* An indefinite Lambda~: the same, refused before the option existed. */
     assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
     assert_int_equal(back.indefinite, BB_INDEF_REFUSE);

@@ -369,7 +369,7 @@ static void test_release_start_auto(void **state)
      * d = 12, A = 2), epsilon 10, the same Python count gives 9324 (6 grid
      * points, triangle sigma_y 155.3989140703594) for simplex rows and 7050
      * (7 points, 167.850011150694) for onehot rows; sigma_y is the
-     * nonnegative bound's, sqrt 1/2 of those. */
+     * centred targets', 1/2 of those (docs/PRIVACY.md §2.2). */
     const struct {
         enum bb_features features;
         long k0, G;
@@ -385,13 +385,13 @@ static void test_release_start_auto(void **state)
         assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
         assert_int_equal((long)p.release_start, rows[i].k0);
         assert_int_equal(p.releases, rows[i].G);
-        assert_rel(p.sigma_y, rows[i].start_sigma * sqrt(0.5), 1e-9);
+        assert_rel(p.sigma_y, rows[i].start_sigma * 0.5, 1e-9);
         double snr = rows[i].features == BB_FEATURES_ONEHOT ? 3.5 : 5.0;
         assert_rel(bb_params_start_snr(&p), snr, 0);
         assert_true(p.release_start >= snr * p.d * rows[i].start_sigma);
         q.release_start = p.release_start - 1;
         assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
-        assert_true(q.release_start < snr * q.d * q.sigma_y / sqrt(0.5));
+        assert_true(q.release_start < snr * q.d * q.sigma_y * 2.0);
     }
     /* Capped at K_max / 4 when the noise would push it further. */
     bb_params_defaults(&p);
@@ -712,7 +712,7 @@ static void test_onehot_bound(void **state)
     assert_rel(p.sigma_gram_eff, q.sigma_gram_eff, 0);
     assert_rel(p.sigma_y, q.sigma_y, 0);
     assert_int_equal(p.max_updates, q.max_updates);
-    assert_rel(bb_params_y_pair(&p), sqrt(2.0), 0);
+    assert_rel(bb_params_y_pair(&p), 1.0, 0); /* centred (test_y_centred) */
     assert_true(bb_params_next_bound(&p));
     /* Scale 0.25: ridge 2 * 0.25 * the bound; auto, onehot's default, 0.4. */
     p.shift_scale = 0.25;
@@ -754,7 +754,7 @@ static void test_y_nonnegative(void **state)
                                    12.972549677644817, 6.486274838822409};
     struct bb_params p, q;
     bb_params_defaults(&p);
-    assert_int_equal(p.y_sensitivity, BB_YSENS_NONNEGATIVE); /* the default */
+    p.y_sensitivity = BB_YSENS_NONNEGATIVE;
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.release_start = 1000;
     p.features = BB_FEATURES_SIMPLEX;
     q = p;
@@ -816,6 +816,108 @@ static void test_y_nonnegative(void **state)
     assert_int_equal(bb_params_derive(&q, NULL, 0), BB_EINVAL);
 }
 
+/* Centred targets (docs/PRIVACY.md §2.2): with simplex rows the released
+ * sum is sum_i phi_i (t_i - c 1^T phi_i), c = kappa B, t_i in [0, B].
+ * Its change when one term is replaced is at most B max(1, sqrt 2 (1 -
+ * kappa)) for kappa <= 1/2, B at kappa = 1 - 1/sqrt 2 and above; checked
+ * here by brute force over rows s e_1, s e_2 and (e_1 + e_2) s / 2 (s in
+ * [0, 1]) and targets in [0, B], where the bound is reached. Then the
+ * noise: the default, y_pair 1, every sigma 1/2 of the triangle bound's at
+ * the same cost. Known values at H = 5, d = 8, epsilon 10, k0 = 1000 (G =
+ * 12), computed in Python as in test_y_nonnegative with D_h = H - h. */
+static double centred_change(double kappa, double B)
+{
+    const int n = 21;
+    double worst = 0;
+    for (int r = 0; r < 3 * n; r++)
+        for (int r2 = 0; r2 < 3 * n; r2++)
+            for (int a = 0; a < n; a++)
+                for (int b = 0; b < n; b++) {
+                    double x[2][2] = {{0, 0}, {0, 0}}, t[2] = {B * a / (n - 1), B * b / (n - 1)};
+                    const int rr[2] = {r, r2};
+                    for (int k = 0; k < 2; k++) {
+                        double sc = (double)(rr[k] % n) / (n - 1);
+                        int shape = rr[k] / n; /* e_1, e_2, or half of each */
+                        x[k][0] = shape == 1 ? 0 : shape == 0 ? sc : sc / 2;
+                        x[k][1] = shape == 0 ? 0 : shape == 1 ? sc : sc / 2;
+                    }
+                    double diff[2];
+                    for (int j = 0; j < 2; j++)
+                        diff[j] = x[0][j] * (t[0] - kappa * B * (x[0][0] + x[0][1])) -
+                                  x[1][j] * (t[1] - kappa * B * (x[1][0] + x[1][1]));
+                    double norm = sqrt(diff[0] * diff[0] + diff[1] * diff[1]);
+                    if (norm > worst)
+                        worst = norm;
+                }
+    return worst;
+}
+
+static void test_y_centred(void **state)
+{
+    (void)state;
+    assert_rel(BB_Y_CENTRE, 1.0 - sqrt(0.5), 1e-15);
+    /* kappa 0: sqrt 2 B (the nonnegative bound, reached); the centre: B; in
+     * between sqrt 2 (1 - kappa) B; 1/2: B. Never above the bound. */
+    const double kap[] = {0.0, 0.1, 0.2, BB_Y_CENTRE, 0.4, 0.5};
+    for (size_t i = 0; i < sizeof(kap) / sizeof(kap[0]); i++) {
+        double bound = fmax(1.0, sqrt(2.0) * (1.0 - kap[i])) * 3.0;
+        assert_rel(centred_change(kap[i], 3.0), bound, 1e-12);
+    }
+    static const double step[] = {22.932269656522323, 18.345815725217857, 13.759361793913396,
+                                  9.172907862608929, 4.586453931304464};
+    static const double drawn[] = {22.932467600411265, 18.3460136691068, 13.759460765857867,
+                                   9.1730068345534, 4.5865034172767};
+    struct bb_params p, q;
+    bb_params_defaults(&p);
+    assert_int_equal(p.y_sensitivity, BB_YSENS_CENTRED); /* the default */
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.release_start = 1000;
+    p.features = BB_FEATURES_SIMPLEX;
+    q = p;
+    q.y_sensitivity = BB_YSENS_TRIANGLE;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_y_pair(&p), 1.0, 0);
+    assert_rel(bb_params_y_centre(&p), BB_Y_CENTRE, 0);
+    assert_rel(bb_params_y_centre(&q), 0.0, 0);
+    assert_rel(p.sigma_y, 15.211546808387368, 1e-12);
+    double cost_p = 0, cost_q = 0;
+    for (int h = 0; h < 5; h++) {
+        double Dp = bb_params_y_sensitivity(&p, h), Dq = bb_params_y_sensitivity(&q, h);
+        assert_rel(Dp, 5.0 - h, 1e-15);
+        double sp = bb_params_sigma_y_step(&p, h), sq = bb_params_sigma_y_step(&q, h);
+        assert_rel(sp, step[h], 1e-12);
+        assert_rel(sp, sq * 0.5, 1e-14);
+        assert_rel(bb_params_sigma_y_drawn_step(&p, h), drawn[h], 1e-12);
+        cost_p += Dp * Dp / (2 * sp * sp), cost_q += Dq * Dq / (2 * sq * sq);
+        for (double cap = 0; cap <= 4 - h; cap += 0.5) /* under the next-value bound */
+            assert_rel(bb_params_sigma_y_at(&p, h, cap), bb_params_sigma_y_at(&q, h, cap) * 0.5,
+                       1e-14);
+    }
+    assert_rel(cost_p, cost_q, 1e-12);
+    assert_rel(cost_p * (double)p.max_updates, p.rho_y, 1e-12);
+    /* The auto start is the triangle bound's: 1166, sigma_y 1/2 of 29.128. */
+    struct bb_params a = p;
+    a.release_start = 0;
+    assert_int_equal(bb_params_derive(&a, NULL, 0), BB_OK);
+    assert_int_equal((long)a.release_start, 1166);
+    assert_rel(a.sigma_y, 29.127894530508947 * 0.5, 1e-12);
+    /* Onehot rows too; ball rows, the paper's calibration and a run
+     * without privacy have no centre and their own bound. */
+    q = p, q.features = BB_FEATURES_ONEHOT;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_y_centre(&q), BB_Y_CENTRE, 0);
+    q = p, q.features = BB_FEATURES_BALL;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_y_pair(&q), 2.0, 0);
+    assert_rel(bb_params_y_centre(&q), 0.0, 0);
+    q = p, q.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_y_centre(&q), 0.0, 0);
+    q = p, q.epsilon = 0, q.rho = INFINITY;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_y_centre(&q), 0.0, 0);
+}
+
 /* The ridge 2 lambda~ against the spectral edge sqrt(2d) s of a released
  * prefix's noise M = (Z + Z^T)/2, Z_ij ~ N(0, s^2) (docs/PRIVACY.md §1.4):
  * in a direction no episode reaches (a state never visited at step h),
@@ -874,6 +976,7 @@ int main(void)
         cmocka_unit_test(test_feature_rows),
         cmocka_unit_test(test_onehot_bound),
         cmocka_unit_test(test_y_nonnegative),
+        cmocka_unit_test(test_y_centred),
         cmocka_unit_test(test_ridge_and_edge),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
