@@ -738,6 +738,16 @@ static void test_onehot_bound(void **state)
     assert_false(bb_params_diagonal_gram(&q));
 }
 
+/* The known-value configuration of test_y_nonnegative and test_y_centred:
+ * H = 5, d = 8, A = 5, epsilon 10, k0 = 1000, simplex rows, bound ys. */
+static void simplex_h5(struct bb_params *p, enum bb_y_sensitivity ys)
+{
+    bb_params_defaults(p);
+    p->y_sensitivity = ys;
+    p->H = 5, p->d = 8, p->A = 5, p->K_max = 100000, p->epsilon = 10, p->release_start = 1000;
+    p->features = BB_FEATURES_SIMPLEX;
+}
+
 /* The nonnegative bound on y's sensitivity (docs/PRIVACY.md §2.1): with
  * simplex rows sqrt 2 (1 + cap) instead of 2 (1 + cap), every sigma scaled by
  * sqrt 2 / 2 at the same cost. Known values at H = 5, d = 8, epsilon 10 (rho
@@ -753,10 +763,7 @@ static void test_y_nonnegative(void **state)
     static const double drawn[] = {32.431522652028754, 25.945099355289635, 19.458874002439465,
                                    12.972549677644817, 6.486274838822409};
     struct bb_params p, q;
-    bb_params_defaults(&p);
-    p.y_sensitivity = BB_YSENS_NONNEGATIVE;
-    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.release_start = 1000;
-    p.features = BB_FEATURES_SIMPLEX;
+    simplex_h5(&p, BB_YSENS_NONNEGATIVE);
     q = p;
     q.y_sensitivity = BB_YSENS_TRIANGLE;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -870,8 +877,7 @@ static void test_y_centred(void **state)
     struct bb_params p, q;
     bb_params_defaults(&p);
     assert_int_equal(p.y_sensitivity, BB_YSENS_CENTRED); /* the default */
-    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.release_start = 1000;
-    p.features = BB_FEATURES_SIMPLEX;
+    simplex_h5(&p, BB_YSENS_CENTRED);
     q = p;
     q.y_sensitivity = BB_YSENS_TRIANGLE;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
