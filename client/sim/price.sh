@@ -8,7 +8,7 @@
 # K = K_max = 10^5, delta = 1e-5, epsilon in {1, 3, 10}. Every run is
 # seeded and paired with the random policy on the same seeds.
 #
-#   O=build client/sim/price.sh          full (~15 min on 2 cores)
+#   O=build client/sim/price.sh          full (26-36 min on 2 cores)
 #   K=10000 SEEDS=1-2 client/sim/price.sh   a quick look (not for the docs)
 #   TUNE=1 client/sim/price.sh           also rerun the tuning sweep (~25 min)
 set -euo pipefail
@@ -235,7 +235,10 @@ print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N
     echo "was run with it (\"More levers\", 2026-11-25). The auto release start's"
     echo "constant for onehot rows (3.5, not 5) was chosen on the same families on"
     echo "three run-seed sets after this table at 5 had been seen (RiverSwim 0.155 /"
-    echo "0.308 / 0.465, two-state 0.030 / 0.018 / 0.016)."
+    echo "0.308 / 0.465, two-state 0.030 / 0.018 / 0.016). The centred regression"
+    echo "targets (\`--y-sensitivity centred\`, 2026-11-26) and the plausible set's"
+    echo "width with them were chosen on the tuning families before this table was"
+    echo "run with them; the ablation's nonnegative rows below are the table before."
     echo
     cat "$WORK/table.md"
     echo

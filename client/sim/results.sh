@@ -148,18 +148,18 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
   ~140,000, because every update is an LSVI pass over all past episodes (O(K²) in total).
 - **Privacy costs a factor of a few on the simplex MDP, more on RiverSwim.** These
   are single seeds at the β of this page; the price of privacy section above (five
-  seeds, the default β) is the measure. Here private LSVI-UCB at ε = 10 reaches 2,067
-  on the simplex MDP (0.041× the random policy's regret, 3.2× non-private; slope 0.32),
-  at ε = 1 6,472 (0.13×). On RiverSwim (one-hot features, so the Gram noise is on
-  the diagonal only, docs/PRIVACY.md §1.6, and the first release earlier) the
-  private runs end at 0.31× random at ε = 10, 0.33× at ε = 5 and 0.60× at ε = 1
-  (0.25×, 0.53× and 0.60× with the start at c = 5; 0.31×, 0.48× and 0.64× with
-  dense noise, before 2026-11-25; one seed at β = 10): the chain needs deliberate
-  exploration (non-private needs β ≥ 4), and a handful of noisy updates supplies
-  only part of it.
+  seeds, the default β) is the measure. Here private LSVI-UCB at ε = 10 reaches 1,253
+  on the simplex MDP (0.025× the random policy's regret, 1.9× non-private; slope 0.16),
+  at ε = 1 5,505 (0.11×; 2,067 and 6,472 before the centred targets of
+  2026-11-26). On RiverSwim (one-hot features, so the Gram noise is on the
+  diagonal only, docs/PRIVACY.md §1.6, the first release earlier, and the
+  targets centred, §2.2) the private runs end at 0.18× random at ε = 10, 0.23×
+  at ε = 5 and 0.47× at ε = 1 (0.31×, 0.33× and 0.60× before the centre; one
+  seed at β = 10): the chain needs deliberate exploration (non-private needs
+  β ≥ 4), and a handful of noisy updates supplies only part of it.
 - **The paper's printed calibration buys nothing.** It under-noises y (not private as
   stated), yet on its own construction (the tree over every episode, its operator-norm
-  bound) it ends at 24,027 on the simplex MDP at ε = 10, 11.6× the defaults' regret: the
+  bound) it ends at 24,027 on the simplex MDP at ε = 10, 19× the defaults' regret: the
   ridge its tree noise needs, not the y noise, limits it.
 - **Before the first update the recommendation is random.** Version 0 holds no data;
   the private runs play random actions, drawn per episode, until the first release (the
@@ -226,7 +226,8 @@ the same regression shrunk towards half of each step's largest target instead,
 docs/PRIVACY.md §3.2), and every y release carries noise σ_y per
 coordinate; with at most N_max releases of y, σ_y is what the first releases fight, which
 is why the grid starts only once k₀/d ≥ 5 σ_y (3.5 σ_y for one-hot rows; σ_y of the
-triangle bound, √2 times the one drawn with simplex rows: docs/PRIVACY.md §2.1). The ridge is the one of the feature
+triangle bound, the one in the tables below, twice the one drawn for simplex and one-hot
+rows, whose targets are released centred: docs/PRIVACY.md §2.2). The ridge is the one of the feature
 set the simulator declares: simplex for the simplex MDP (the same as ball's), onehot for
 RiverSwim (noise on the diagonal only and its own bound, docs/PRIVACY.md §1.6).
 Non-private runs use ridge 1.
