@@ -172,7 +172,10 @@ enum bb_indefinite { BB_INDEF_REFUSE = 0, BB_INDEF_DOUBLE = 1 };
  * BB_RELEASE_START_SNR, or BB_RELEASE_START_SNR_ONEHOT for onehot rows
  * (bb_params_start_snr). */
 #define BB_RELEASE_START_SNR 5.0
-#define BB_RELEASE_START_SNR_ONEHOT 3.5
+#define BB_RELEASE_START_SNR_ONEHOT 3.0
+/* ... and at most K_max / BB_RELEASE_START_CAP (4 before the centred
+ * targets: docs/RESULTS.md, "More levers", 2026-11-26). */
+#define BB_RELEASE_START_CAP 5
 
 struct bb_params {
     /* --- configuration (set by the caller, then bb_params_derive) --- */

@@ -148,12 +148,12 @@ assert abs(s["shift"] - 124.0460206026939) < 1e-9 * 124, s["shift"]
 for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "max_updates", "rho_y", "prefix_sd"):
     assert s[key] == o[key], key
 PY
-# The auto release start asks k0 / d >= 3.5 sigma_y of onehot rows, 5 of
+# The auto release start asks k0 / d >= 3 sigma_y of onehot rows, 5 of
 # the others (docs/PRIVACY.md §1.2; the Python count of test_params):
 # RiverSwim's S = 6 shape at epsilon 10.
 check '{"release_start": 9324, "releases": 6}' \
     --horizon 20 --dim 12 --actions 2 --max-episodes 100000 --epsilon 10 --features simplex
-check '{"release_start": 7050, "releases": 7}' \
+check '{"release_start": 6043, "releases": 7}' \
     --horizon 20 --dim 12 --actions 2 --max-episodes 100000 --epsilon 10 --features onehot
 [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho inf \
     --features simplex | python3 -c 'import json,sys; print(json.load(sys.stdin)["next_value_bound"])')" = False ] ||
