@@ -98,12 +98,13 @@ sweep ablation-onehot-scale-river "${RIVER[@]}" --epsilon "$EPS" --features oneh
     --sweep shift-scale=0.25,0.4
 sweep ablation-onehot-two "${TWO[@]}" --epsilon "$EPS" --sweep features=simplex,onehot
 # The auto release start's constant for onehot rows (docs/PRIVACY.md §1.2):
-# on RiverSwim k0 was 9324 at epsilon 10 and 21465 at 3 with c = 5 (at 1 both
-# sit at the cap K_max / 4), against 'auto' with c = 3.5.
+# on RiverSwim k0 was 9324 at epsilon 10 and 21465 at 3 with c = 5, and 7050
+# and 16799 with c = 3.5 (the default before 2026-11-26; at 1 all sit at the
+# cap K_max / 5), against 'auto' with c = 3.
 sweep ablation-onehot-start-river10 "${RIVER[@]}" --epsilon 10 --features onehot \
-    --sweep release-start=9324,auto
+    --sweep release-start=9324,7050,auto
 sweep ablation-onehot-start-river3 "${RIVER[@]}" --epsilon 3 --features onehot \
-    --sweep release-start=21465,auto
+    --sweep release-start=21465,16799,auto
 # The plausible set (docs/PRIVACY.md §3.4), on the defaults otherwise.
 sweep ablation-plausible "${SIMPLEX[@]}" --epsilon "$EPS" --sweep plausible=0,1
 sweep ablation-plausible-river "${RIVER[@]}" --epsilon "$EPS" --sweep plausible=0,1
@@ -119,6 +120,10 @@ sweep ablation-shift-river "${RIVER[@]}" --epsilon "$EPS" --features simplex \
 sweep ablation-centre "${SIMPLEX[@]}" --epsilon "$EPS" --sweep y-sensitivity=nonnegative,centred
 sweep ablation-centre-river "${RIVER[@]}" --epsilon "$EPS" --sweep y-sensitivity=nonnegative,centred
 sweep ablation-centre-two "${TWO[@]}" --epsilon "$EPS" --sweep y-sensitivity=nonnegative,centred
+# The auto release start's cap (docs/PRIVACY.md §1.2): K_max / 4, the default
+# before 2026-11-26, against 'auto' (K_max / 5 = 20000 on RiverSwim at epsilon 1,
+# where the rule's k0 lies beyond the cap).
+sweep ablation-start-cap-river "${RIVER[@]}" --epsilon 1 --sweep release-start=25000,auto
 
 # 3. Regret curves of one seed: the defaults at each epsilon, the
 #    non-private algorithm and random.
@@ -238,7 +243,12 @@ print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N
     echo "0.308 / 0.465, two-state 0.030 / 0.018 / 0.016). The centred regression"
     echo "targets (\`--y-sensitivity centred\`, 2026-11-26) and the plausible set's"
     echo "width with them were chosen on the tuning families before this table was"
-    echo "run with them; the ablation's nonnegative rows below are the table before."
+    echo "run with them; the ablation's nonnegative rows below were the table before"
+    echo "at that day's earlier release start (RiverSwim 0.160 / 0.271 / 0.465)."
+    echo "The auto start's constant for onehot rows (3, not 3.5) and its cap (K_max / 5,"
+    echo "not 4; 2026-11-26) were chosen on the one-hot tuning families on two run-seed"
+    echo "sets after this table at 3.5 and K_max / 4 had been seen (RiverSwim 0.111 /"
+    echo "0.247 / 0.417, two-state 0.010 / 0.014 / 0.014)."
     echo
     cat "$WORK/table.md"
     echo
@@ -310,7 +320,8 @@ print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N
     tail -n +3 "$WORK/ablation-onehot-two.md"
     echo
     echo "The auto release start for onehot rows: k0 at c = 5 (9324 at epsilon 10,"
-    echo "21465 at 3; at 1 both are the cap K_max / 4) against \`auto\`, c = 3.5"
+    echo "21465 at 3) and at c = 3.5 (7050 and 16799, the default before 2026-11-26;"
+    echo "at 1 all are the cap K_max / 5) against \`auto\`, c = 3"
     echo "(docs/PRIVACY.md §1.2), on the defaults otherwise; RiverSwim:"
     echo
     cat "$WORK/ablation-onehot-start-river10.md"
@@ -356,6 +367,13 @@ print("ρ %.4g; %s, %d releases: σ_Λ %.3g, prefix sd %.3g, ridge 2λ̃ %.4g, N
     tail -n +3 "$WORK/ablation-centre-river.md"
     echo
     tail -n +3 "$WORK/ablation-centre-two.md"
+    echo
+    echo "The auto release start's cap: K_max / 4 (\`--release-start 25000\`, the cap"
+    echo "before 2026-11-26) against \`auto\` (its cap K_max / 5 = 20000 here, where the"
+    echo "rule's k₀ lies beyond either; docs/PRIVACY.md §1.2), on the defaults"
+    echo "otherwise; RiverSwim at ε = 1:"
+    echo
+    cat "$WORK/ablation-start-cap-river.md"
     echo
     echo "### Regret curves (seed 1)"
     echo

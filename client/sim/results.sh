@@ -153,8 +153,9 @@ claimed*, shown only for comparison); \`random\` uniformly random actions.
   at ε = 1 5,505 (0.11×; 2,067 and 6,472 before the centred targets of
   2026-11-26). On RiverSwim (one-hot features, so the Gram noise is on the
   diagonal only, docs/PRIVACY.md §1.6, the first release earlier, and the
-  targets centred, §2.2) the private runs end at 0.18× random at ε = 10, 0.23×
-  at ε = 5 and 0.47× at ε = 1 (0.31×, 0.33× and 0.60× before the centre; one
+  targets centred, §2.2) the private runs end at 0.21× random at ε = 10, 0.22×
+  at ε = 5 and 0.40× at ε = 1 (0.18×, 0.23× and 0.47× with the later start
+  before 2026-11-26, 0.31×, 0.33× and 0.60× before the centre; one
   seed at β = 10): the chain needs deliberate exploration (non-private needs
   β ≥ 4), and a handful of noisy updates supplies only part of it.
 - **The paper's printed calibration buys nothing.** It under-noises y (not private as
@@ -225,7 +226,7 @@ is shrunk towards 0 until the data outweigh it (the next values in the targets c
 the same regression shrunk towards half of each step's largest target instead,
 docs/PRIVACY.md §3.2), and every y release carries noise σ_y per
 coordinate; with at most N_max releases of y, σ_y is what the first releases fight, which
-is why the grid starts only once k₀/d ≥ 5 σ_y (3.5 σ_y for one-hot rows; σ_y of the
+is why the grid starts only once k₀/d ≥ 5 σ_y (3 σ_y for one-hot rows; σ_y of the
 triangle bound, the one in the tables below, twice the one drawn for simplex and one-hot
 rows, whose targets are released centred: docs/PRIVACY.md §2.2). The ridge is the one of the feature
 set the simulator declares: simplex for the simplex MDP (the same as ball's), onehot for
