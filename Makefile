@@ -28,6 +28,13 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -fopenmp-simd $(WARN) $(DEP_CFLAGS) -MMD -MP
 LDFLAGS +=
+# make MUTATION=NAME builds with one deliberate privacy bug of
+# proto/mutation.h compiled in, into its own folder: only the privacy
+# audit's mutation table (tests/audit/) uses it.
+ifneq ($(MUTATION),)
+CFLAGS  += -DBB_MUTATION=BB_MUT_$(MUTATION)
+O       := build-mut/$(MUTATION)
+endif
 ifneq ($(SANITIZER),)
 CFLAGS  += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZER)
@@ -94,6 +101,7 @@ include server/server.mk
 -include client/sim/sim.mk
 -include bench/bench.mk
 include deploy/deploy.mk
+include tests/audit/audit.mk
 include tests/tests.mk
 
 # Quiet by default; `make V=1` shows the full command lines.
@@ -117,6 +125,6 @@ tidy:
 	clang-tidy $(wildcard proto/*.c server/*.c server/engine/*.c client/*.c) -- $(CFLAGS) $(TEST_INC)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-mut
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

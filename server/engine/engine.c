@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "linalg.h"
+#include "mutation.h"
 #include "lsvi.h"
 #include "mech.h"
 #include "noise.h"
@@ -45,6 +46,9 @@ struct bb_update {
     int ran;
 };
 
+static int mutant_redraw(struct bb_engine *e, int h, double *g);
+static int mutant_add_twice(struct bb_engine *e);
+
 static int refresh(struct bb_engine *e)
 {
     const int d = e->p.d;
@@ -52,7 +56,7 @@ static int refresh(struct bb_engine *e)
     e->pd = 1;
     for (int h = 0; h < e->p.H; h++) {
         double *g = e->gram + h * dd;
-        int rc = bb_mech_prefix(e->mech, h, g);
+        int rc = BB_MUTANT(REDRAW) ? mutant_redraw(e, h, g) : bb_mech_prefix(e->mech, h, g);
         if (rc != BB_OK)
             return rc;
         double r = e->ridge;
@@ -258,6 +262,14 @@ static int domain_check(const struct bb_engine *e, const struct bb_episode *ep, 
                         size_t fieldlen, char *why, size_t whylen)
 {
     const struct bb_params *p = &e->p;
+    struct bb_params as_simplex;
+    if (BB_MUTANT(SIMPLEX_OFF) && p->features == BB_FEATURES_SIMPLEX)
+        return BB_OK;
+    if (BB_MUTANT(TWO_HOT) && p->features == BB_FEATURES_ONEHOT) {
+        as_simplex = *p;
+        as_simplex.features = BB_FEATURES_SIMPLEX;
+        p = &as_simplex;
+    }
     for (int h = 0; h < p->H; h++)
         for (int a = 0; a < p->A; a++)
             if (!bb_params_feature_row_ok(p, ep->features + ((size_t)h * p->A + a) * p->d, why,
@@ -286,6 +298,8 @@ int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field,
     /* Alg. 1 line 19: the counter of each step takes phi phi^T. Cannot fail
      * here: K_max was checked and no noise is missing. */
     chosen_rows(e, ep);
+    if (BB_MUTANT(COUNT_TWICE))
+        return mutant_add_twice(e);
     if ((rc = bb_mech_add(e->mech, e->rows, e->rng)) != BB_OK)
         return rc;
     return after_add(e);
@@ -475,5 +489,62 @@ int bb_engine_update(struct bb_engine *e)
     if (rc == BB_OK)
         rc = bb_engine_update_finish(e, u);
     bb_update_free(u);
+    return rc;
+}
+
+/* --- deliberate privacy bugs for the audit's mutation table (mutation.h) --- */
+
+/* BB_MUT_COUNT_TWICE: phi phi^T enters the Gram sums twice, as
+ * (sqrt 2 phi)(sqrt 2 phi)^T. */
+static int mutant_add_twice(struct bb_engine *e)
+{
+    const int H = e->p.H, d = e->p.d;
+    double *twice = malloc(sizeof(double) * (size_t)H * d);
+    const double **rows = malloc(sizeof(*rows) * (size_t)H);
+    int rc = BB_ENOMEM;
+    if (twice && rows) {
+        for (int h = 0; h < H; h++) {
+            for (int j = 0; j < d; j++)
+                twice[(size_t)h * d + j] = sqrt(2.0) * e->rows[h][j];
+            rows[h] = twice + (size_t)h * d;
+        }
+        rc = bb_mech_add(e->mech, rows, e->rng);
+    }
+    free(twice);
+    free(rows);
+    return rc == BB_OK ? after_add(e) : rc;
+}
+
+/* BB_MUT_REDRAW: the released prefix of step h as the exact sum of its
+ * episodes' phi phi^T plus noise drawn now, each time it is read (a
+ * restart included), instead of the stored noise. */
+static int mutant_redraw(struct bb_engine *e, int h, double *g)
+{
+    const int d = e->p.d;
+    const size_t dd = (size_t)d * d;
+    double *z = malloc(sizeof(double) * dd);
+    struct bb_rng fresh;
+    struct bb_sym_sampler s;
+    if (!z)
+        return BB_ENOMEM;
+    memset(g, 0, sizeof(double) * dd);
+    long n = e->released;
+    for (long b = 0; b * BB_STORE_BLOCK < n; b++) {
+        const double *x = bb_store_chosen(&e->store, b, h);
+        for (long i = 0; i < bb_store_block_len(b, n); i++)
+            for (int j = 0; j < d; j++)
+                for (int k = 0; k < d; k++)
+                    g[(size_t)j * d + k] += x[(size_t)i * d + j] * x[(size_t)i * d + k];
+    }
+    int rc = bb_sym_sampler_init(&s, e->p.sigma_gram_eff, e->p.grid_gram,
+                                 bb_params_diagonal_gram(&e->p));
+    if (rc == BB_OK && n > 0) {
+        bb_rng_init_child(&fresh, e->rng);
+        bb_sym_sampler_draw(&s, d, &fresh, z);
+        bb_rng_release(&fresh);
+        for (size_t i = 0; i < dd; i++)
+            g[i] += z[i];
+    }
+    free(z);
     return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "billboard/billboard.h"
 #include "linalg.h"
+#include "mutation.h"
 
 /* Rows per chunk: the chunk's copy for the triangular solve stays in L2. */
 #define LSVI_CHUNK_ROWS 8192
@@ -92,7 +93,7 @@ static void *next_values(void *arg)
         for (long i = 0; i < m; i++) {
             const double *qi = q + (size_t)i * A;
             double v = qi[bb_argmax(qi, A)];
-            if (v < p->v_floor)
+            if (v < p->v_floor && !BB_MUTANT(NO_LOWER_CLIP))
                 v = p->v_floor;
             s->ws->target[i0 + i] += v;
         }
@@ -198,7 +199,7 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
                 add_next_values(job, ws, bb_store_feat(job->store, b, h + 1), len,
                                 job->chol + (size_t)(h + 1) * dd, w_next,
                                 cap);
-            if (c > 0)
+            if (c > 0 && !BB_MUTANT(CENTRE_WRONG))
                 centre_targets(ws->target, bb_store_chosen(job->store, b, h), len, d, c);
             /* y_h += Phi_h^T target (Alg. 1 line 8). */
             cblas_dgemv(CblasRowMajor, CblasTrans, (int)len, d, 1.0,
@@ -218,7 +219,7 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             job->sigma_y[h] = ys->s2 != 0 ? ys->sigma : 0.0;
         for (int j = 0; j < d; j++) {
             double v = ws->y[j];
-            if (ys->s2 != 0) /* Alg. 1 line 9, corrected sigma_y, step h's */
+            if (ys->s2 != 0 && !(BB_MUTANT(NOISE_OFF_STEP) && h == 0)) /* Alg. 1 line 9 */
                 v = bb_grid_snap(v, ys->grid) + bb_sampler_draw(ys, job->rng);
             wh[j] = v;
         }

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "billboard/err.h"
+#include "mutation.h"
 
 typedef unsigned __int128 u128;
 
@@ -23,6 +24,8 @@ double bb_grid_for(double sigma)
 
 int bb_sampler_init(struct bb_sampler *s, double sigma, double grid)
 {
+    if (BB_MUTANT(SIGMA_HALF))
+        sigma *= 0.5;
     s->sigma = sigma;
     s->grid = grid;
     s->s2 = 0;
