@@ -85,9 +85,13 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
     put_num(&s, p->delta);
     bb_buf_puts(&s, ",\"rho_spent\":");
     put_num(&s, p->rho_spent);
-    bb_buf_printf(&s,
-                  ",\"updates\":%ld,\"max_updates\":%ld,\"episodes\":%ld,\"max_episodes\":%ld}}",
+    bb_buf_printf(&s, ",\"updates\":%ld,\"max_updates\":%ld,\"episodes\":%ld,\"max_episodes\":%ld",
                   p->updates, p->max_updates, p->episodes, p->max_episodes);
+    if (p->restores > 0) {
+        bb_buf_printf(&s, ",\"restores\":%ld,\"rho_restored\":", p->restores);
+        put_num(&s, p->rho_restored);
+    }
+    bb_buf_puts(&s, "}}");
     return bb_buf_detach(&s, len);
 }
 
@@ -220,6 +224,16 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
         say(why, whylen, "billboard privacy summary malformed");
         goto out;
     }
+    long long nr = 0;
+    p->restores = 0;
+    p->rho_restored = 0;
+    if (json_object_get(pr, "restores") &&
+        (!get_int(pr, "restores", 0, INT64_MAX, &nr) ||
+         !get_num(json_object_get(pr, "rho_restored"), &p->rho_restored, 0))) {
+        say(why, whylen, "billboard privacy summary malformed");
+        goto out;
+    }
+    p->restores = (long)nr;
     p->updates = (long)u;
     p->max_updates = (long)mu;
     p->episodes = (long)e;
@@ -689,6 +703,11 @@ char *bb_privacy_budget_to_json(const struct bb_privacy_budget *p, size_t *len)
         json_object_set_new(o, "episodes", json_integer(p->episodes));
         json_object_set_new(o, "max_episodes", json_integer(p->max_episodes));
         json_object_set_new(o, "billboard_version", json_integer(p->billboard_version));
+        if (p->restores > 0) /* what restores charged (server/ledger.h) */
+            json_object_set_new(o, "restores",
+                                json_pack("{s:I, s:o, s:o}", "count", (json_int_t)p->restores,
+                                          "rho_gram", num_or_null(p->rho_restored_gram),
+                                          "rho_y", num_or_null(p->rho_restored_y)));
         g = y = NULL;
     } else {
         json_decref(o);
@@ -751,6 +770,19 @@ int bb_privacy_budget_from_json(const char *buf, size_t len, struct bb_privacy_b
     out->episodes = (long)e;
     out->max_episodes = (long)me;
     out->billboard_version = (long)v;
+    /* The restores' charges, sent once there was one. */
+    json_t *rs = json_object_get(o, "restores");
+    long long nr = 0;
+    out->restores = 0;
+    out->rho_restored_gram = out->rho_restored_y = 0;
+    if (rs && !(json_is_object(rs) && get_int(rs, "count", 0, INT64_MAX, &nr) &&
+                get_num(json_object_get(rs, "rho_gram"), &out->rho_restored_gram, 1) &&
+                get_num(json_object_get(rs, "rho_y"), &out->rho_restored_y, 1))) {
+        say(why, whylen, "privacy budget malformed");
+        rc = BB_EPROTO;
+        goto out;
+    }
+    out->restores = (long)nr;
 out:
     json_decref(o);
     return rc;

@@ -129,7 +129,7 @@ int bb_backup_run(const char *db, const char *out, struct bb_backup_info *info, 
     if ((rc = temp_beside(out, tmp, sizeof(tmp), why, whylen)) != BB_OK)
         goto out;
     made = 1;
-    if ((rc = bb_db_copy(src, tmp, "delete", why, whylen)) != BB_OK)
+    if ((rc = bb_db_copy_marked(src, tmp, "delete", "1", why, whylen)) != BB_OK)
         goto out;
     /* What was copied, read back from the copy as a billboard database. */
     if ((rc = bb_db_open_file(tmp, &copy, why, whylen)) != BB_OK ||
@@ -147,11 +147,11 @@ out:
     return rc;
 }
 
-int bb_backup_restore(const char *from, const char *db, struct bb_backup_info *info, char *why,
-                      size_t whylen)
+int bb_backup_restore(const char *from, const char *db, bb_backup_prepare prepare, void *ctx,
+                      struct bb_backup_info *info, char *why, size_t whylen)
 {
     static const char *const side[] = {"", "-wal", "-shm"};
-    struct bb_db *src = NULL;
+    struct bb_db *src = NULL, *copy = NULL;
     char tmp[PATH_LEN], p[PATH_LEN + 8];
     int made = 0, rc = BB_OK;
     for (size_t i = 0; rc == BB_OK && i < sizeof(side) / sizeof(side[0]); i++) {
@@ -174,14 +174,22 @@ int bb_backup_restore(const char *from, const char *db, struct bb_backup_info *i
     if ((rc = temp_beside(db, tmp, sizeof(tmp), why, whylen)) != BB_OK)
         goto out;
     made = 1;
-    if (bb_db_copy(src, tmp, "wal", reason, sizeof(reason)) != BB_OK) {
+    if (bb_db_copy_marked(src, tmp, "wal", "0", reason, sizeof(reason)) != BB_OK) {
         snprintf(why, whylen, "%s cannot be restored: %s", from, reason);
         rc = BB_EINVAL;
         goto out;
     }
+    if (prepare) {
+        if ((rc = bb_db_open(tmp, 0, &copy, why, whylen)) != BB_OK ||
+            (rc = prepare(copy, ctx, why, whylen)) != BB_OK)
+            goto out;
+        bb_db_close(copy);
+        copy = NULL;
+    }
     if ((rc = place(tmp, db, why, whylen)) == BB_OK)
         made = 0;
 out:
+    bb_db_close(copy);
     bb_db_close(src);
     if (made)
         discard(tmp);

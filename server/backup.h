@@ -38,10 +38,19 @@ struct bb_backup_info {
 int bb_backup_run(const char *db, const char *out, struct bb_backup_info *info, char *why,
                   size_t whylen) BB_WARN_UNUSED;
 
-/* Creates the database db from the backup file from. BB_ECONFLICT if db,
- * db-wal or db-shm exists, BB_EINVAL if from is no billboard database of
- * this schema version or is damaged, BB_EIO otherwise; the reason in why. */
-int bb_backup_restore(const char *from, const char *db, struct bb_backup_info *info, char *why,
+struct bb_db;
+
+/* Called on the restored copy before it is put in place (it is still
+ * nobody's database): whatever it writes lands with it, and an error
+ * leaves nothing at db. BB_OK, or an error with a reason in why. */
+typedef int (*bb_backup_prepare)(struct bb_db *copy, void *ctx, char *why, size_t whylen);
+
+/* Creates the database db from the backup file from, after prepare(copy,
+ * ctx) (may be NULL). BB_ECONFLICT if db, db-wal or db-shm exists,
+ * BB_EINVAL if from is no billboard database of this schema version or is
+ * damaged, BB_EIO otherwise, or prepare's error; the reason in why. */
+int bb_backup_restore(const char *from, const char *db, bb_backup_prepare prepare, void *ctx,
+                      struct bb_backup_info *info, char *why,
                       size_t whylen) BB_WARN_UNUSED;
 
 #endif

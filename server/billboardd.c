@@ -36,6 +36,7 @@
 #include "configure.h"
 #include "daemon.h"
 #include "http.h"
+#include "ledger.h"
 #include "options.h"
 #include "routes.h"
 #include "tls.h"
@@ -71,13 +72,38 @@ static void reload(struct bb_tls *tls)
     fprintf(stderr, "billboardd: SIGHUP: now serving certificate %s\n", why);
 }
 
+/* --restore: charges the restore into the copy before it is put in place. */
+struct restore_ctx {
+    const struct bb_options *o;
+    struct bb_params p;
+    struct bb_restore_charge charge;
+};
+
+static int restore_prepare(struct bb_db *copy, void *arg, char *why, size_t whylen)
+{
+    struct restore_ctx *r = arg;
+    char *config = NULL;
+    int fresh = 0;
+    int rc = bb_configure_resolve(copy, r->o, &r->p, &fresh, &config);
+    free(config);
+    if (rc == BB_OK && fresh)
+        rc = BB_EINVAL;
+    if (rc != BB_OK) {
+        snprintf(why, whylen, "the backup's configuration cannot be served (above)");
+        return rc;
+    }
+    return bb_ledger_restore(copy, &r->p, r->o->release_journal, &r->charge, why, whylen);
+}
+
 /* --backup or --restore: the exit status. */
 static int backup(const struct bb_options *o)
 {
     char why[8192];
     struct bb_backup_info info;
+    struct restore_ctx r = {.o = o};
     int rc = o->backup ? bb_backup_run(o->db, o->backup, &info, why, sizeof(why))
-                       : bb_backup_restore(o->restore, o->db, &info, why, sizeof(why));
+                       : bb_backup_restore(o->restore, o->db, restore_prepare, &r, &info, why,
+                                           sizeof(why));
     if (rc != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         return rc == BB_ECONFLICT || rc == BB_EINVAL ? 2 : 1;
@@ -85,6 +111,15 @@ static int backup(const struct bb_options *o)
     fprintf(stderr, "billboardd: %s %s to %s: %lld episodes, billboards up to version %lld\n",
             o->backup ? "backed up" : "restored", o->backup ? o->db : o->restore,
             o->backup ? o->backup : o->db, (long long)info.episodes, (long long)info.version);
+    if (o->restore && r.p.is_private)
+        fprintf(stderr,
+                "billboardd: the restore charges %s: %ld lost timeline(s) past a release point"
+                " (rho %.6g for the Gram matrices) and %ld lost update(s) (rho %.6g for y);"
+                " GET /v1/privacy shows it. Billboard versions continue at %ld.\n",
+                r.charge.from_journal ? "what the release journal recorded"
+                                      : "the worst case (no release journal knows the backup)",
+                r.charge.lost_timelines, r.charge.rho_gram, r.charge.lost_updates,
+                r.charge.rho_y, r.charge.first_version);
     return 0;
 }
 
@@ -164,7 +199,8 @@ int main(int argc, char **argv)
             status = 2; /* the flags, the configuration, the database's lock */
         goto out;
     }
-    struct bb_writer_ctx wx = {d.engine, d.db, d.pool, d.auth, &d.board, &d.stats, &d.fatal};
+    struct bb_writer_ctx wx = {d.engine, d.db,     d.pool,   d.auth,
+                               &d.board, &d.stats, &d.fatal, &d.ledger};
     if (bb_writer_start(&wx, &d.writer) != BB_OK)
         goto out;
     unsigned port = 0;

@@ -125,6 +125,27 @@ static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
     }
 }
 
+/* Whether batch releases, charges or publishes, folding what it does into
+ * the ledger's view (c->released, c->charged, c->version): then the
+ * journal must hold it before the COMMIT (ledger.h). */
+static int journal_due(struct committer *c, const struct unit *batch)
+{
+    int due = 0;
+    for (const struct unit *u = batch; u; u = u->next) {
+        if (u->kind == U_JOB && u->write && u->released > c->released) {
+            c->released = u->released;
+            due = 1;
+        } else if (u->kind == U_CHARGE && u->charged > c->charged) {
+            c->charged = u->charged;
+            due = 1;
+        } else if (u->kind == U_BILLBOARD && (long)u->board->version > c->version) {
+            c->version = (long)u->board->version;
+            due = 1;
+        }
+    }
+    return due;
+}
+
 static void *commit_main(void *arg)
 {
     struct committer *c = arg;
@@ -148,6 +169,8 @@ static void *commit_main(void *arg)
             if (rc == BB_OK)
                 rc = write_unit(x, u);
         }
+        if (rc == BB_OK && journal_due(c, batch))
+            rc = bb_ledger_journal_append(x->ledger, c->released, c->charged, c->version);
         if (rc == BB_OK)
             rc = bb_db_commit(x->db);
         if (rc != BB_OK) {
@@ -174,7 +197,10 @@ static void *commit_main(void *arg)
 
 int commit_start(struct committer *c, const struct bb_writer_ctx *x)
 {
-    *c = (struct committer){.x = x};
+    *c = (struct committer){.x = x,
+                            .released = bb_engine_released(x->engine),
+                            .charged = bb_engine_updates(x->engine),
+                            .version = (long)bb_engine_billboard(x->engine)->version};
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
     if (pthread_create(&c->thread, NULL, commit_main, c) != 0) {

@@ -94,6 +94,28 @@ static int create_db_file(struct bbd *d, const char *path)
     return BB_EIO;
 }
 
+/* A backup file is served only through --restore, which charges what the
+ * lost database may have released after it (ledger.h). */
+static int refuse_backup(struct bb_db *db, const char *path)
+{
+    void *v = NULL;
+    size_t len = 0;
+    int rc = bb_db_meta_get(db, BB_DB_META_BACKUP, &v, &len);
+    int is_backup = rc == BB_OK && len == 1 && *(char *)v == '1';
+    free(v);
+    if (rc != BB_OK && rc != BB_ENOTFOUND)
+        return rc;
+    if (is_backup) {
+        fprintf(stderr,
+                "billboardd: %s is a backup (billboardd --backup): serving it as it is would let "
+                "the privacy ledger understate what the lost database released after it. "
+                "Restore it with billboardd --restore %s, which charges that\n",
+                path, path);
+        return BB_EINVAL;
+    }
+    return BB_OK;
+}
+
 int bb_daemon_open(struct bbd *d, const struct bb_options *o)
 {
     char why[512];
@@ -102,6 +124,7 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     size_t len = 0;
     int fresh = 0;
     bb_stats_init(&d->stats);
+    d->ledger.journal_fd = -1;
     bb_board_slot_init(&d->board);
     atomic_init(&d->fatal, 0);
     int rc = create_db_file(d, o->db);
@@ -116,6 +139,8 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         fprintf(stderr, "billboardd: %s\n", why);
         goto out;
     }
+    if ((rc = refuse_backup(d->db, o->db)) != BB_OK)
+        goto out;
     if ((rc = bb_configure_resolve(d->db, o, &d->p, &fresh, &config)) != BB_OK)
         goto out;
     if ((rc = bb_rng_init_secure(&d->rng)) != BB_OK)
@@ -126,8 +151,22 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         fprintf(stderr, "billboardd: %s: cannot store the configuration\n", o->db);
         goto out;
     }
+    if ((rc = bb_ledger_load(d->db, &d->ledger)) != BB_OK) {
+        fprintf(stderr, "billboardd: %s: the ledger's rows: %s\n", o->db, bb_strerror(rc));
+        goto out;
+    }
+    bb_engine_set_ledger(d->engine, d->ledger.restores,
+                         d->ledger.rho_gram_restored + d->ledger.rho_y_restored,
+                         d->ledger.version_offset);
     if ((rc = bb_recovery_run(d)) != BB_OK)
         goto out;
+    if ((rc = bb_ledger_journal_open(&d->ledger, d->db, o->release_journal,
+                                     bb_engine_released(d->engine), bb_engine_updates(d->engine),
+                                     (long)bb_engine_billboard(d->engine)->version, why,
+                                     sizeof(why))) != BB_OK) {
+        fprintf(stderr, "billboardd: %s\n", why);
+        goto out;
+    }
     if ((rc = bb_db_token_key_get(d->db, &key, &len)) != BB_OK || len != BB_AUTH_KEY) {
         fprintf(stderr, "billboardd: %s: token key missing\n", o->db);
         rc = BB_EIO;
@@ -172,6 +211,7 @@ void bb_daemon_release(struct bbd *d, int discard)
     bb_db_pool_free(d->pool);
     bb_auth_free(d->auth);
     bb_engine_free(d->engine);
+    bb_ledger_close(&d->ledger);
     bb_rng_release(&d->rng);
     bb_db_close(d->db);
     /* Under the lock still, so no other daemon can have opened it. */

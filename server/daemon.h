@@ -21,6 +21,7 @@
 #include "engine/engine.h"
 #include "engine/params.h"
 #include "engine/rng.h"
+#include "ledger.h"
 #include "stats.h"
 
 struct bb_writer;
@@ -35,6 +36,7 @@ struct bbd {
     struct bb_board_slot board;
     struct bb_writer *writer;
     struct bb_stats stats; /* what /v1/privacy and /metrics report */
+    struct bb_ledger ledger; /* timeline, restores' charges, release journal */
     atomic_int fatal;      /* storage failed: stop and let recovery run */
     size_t max_body;       /* request body cap, bytes */
     int lock_fd;           /* holds the database's lock (lock.h); -1: none */

@@ -212,6 +212,12 @@ int bb_db_open_file(const char *path, struct bb_db **out, char *why, size_t whyl
 int bb_db_copy(struct bb_db *db, const char *path, const char *journal_mode, char *why,
                size_t whylen)
 {
+    return bb_db_copy_marked(db, path, journal_mode, NULL, why, whylen);
+}
+
+int bb_db_copy_marked(struct bb_db *db, const char *path, const char *journal_mode,
+                      const char *backup_mark, char *why, size_t whylen)
+{
     sqlite3 *to = NULL;
     sqlite3_backup *b = NULL;
     char q[64];
@@ -242,6 +248,16 @@ int bb_db_copy(struct bb_db *db, const char *path, const char *journal_mode, cha
             snprintf(why, whylen, "backup into %s: %s", path,
                      sqlite3_errstr(step != SQLITE_DONE ? step : fin));
         goto out;
+    }
+    if (backup_mark) {
+        char *sq = sqlite3_mprintf("INSERT OR REPLACE INTO meta(key, value) VALUES ('%q', '%q')",
+                                   BB_DB_META_BACKUP, backup_mark);
+        int erc = sq ? sqlite3_exec(to, sq, NULL, NULL, NULL) : SQLITE_NOMEM;
+        sqlite3_free(sq);
+        if (erc != SQLITE_OK) {
+            fail(why, whylen, path, to);
+            goto out;
+        }
     }
     snprintf(q, sizeof(q), "PRAGMA journal_mode=%s", journal_mode);
     if ((rc = pragma(to, q, journal_mode, why, whylen)) != BB_OK)

@@ -51,6 +51,14 @@ void bb_db_close(struct bb_db *db);
  * when it began, and a WAL writer goes on meanwhile. Then sets the copy's
  * journal_mode ("delete": one self-contained file; "wal": to be served) and
  * checks it (PRAGMA quick_check). BB_OK or BB_EIO with why. */
+/* The meta row that marks a database as a backup ("1") or as restored
+ * from one ("0"): billboardd serves no backup (ledger.h). */
+#define BB_DB_META_BACKUP "backup"
+
+/* bb_db_copy, and the copy's BB_DB_META_BACKUP row set to backup_mark
+ * (NULL: copied as it is). */
+int bb_db_copy_marked(struct bb_db *db, const char *path, const char *journal_mode,
+                      const char *backup_mark, char *why, size_t whylen) BB_WARN_UNUSED;
 int bb_db_copy(struct bb_db *db, const char *path, const char *journal_mode, char *why,
                size_t whylen) BB_WARN_UNUSED;
 

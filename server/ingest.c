@@ -176,6 +176,7 @@ static int episode(struct ingest *in, struct bb_job *j, struct unit *u)
     }
     /* From here the engine holds the episode: any failure is fatal. */
     u->k = bb_engine_episodes(x->engine);
+    u->released = bb_engine_released(x->engine);
     if ((rc = copy_records(u, x->engine)) != BB_OK)
         return rc;
     struct bb_receipt receipt = {(uint64_t)u->k, (uint64_t)version};

@@ -45,6 +45,7 @@ enum {
     O_CONFIG,
     O_BACKUP,
     O_RESTORE,
+    O_RELEASE_JOURNAL,
     O_HELP = 'h',
 };
 
@@ -69,6 +70,7 @@ static const struct option longopts[] = {
     {"config", required_argument, NULL, O_CONFIG},
     {"backup", required_argument, NULL, O_BACKUP},
     {"restore", required_argument, NULL, O_RESTORE},
+    {"release-journal", required_argument, NULL, O_RELEASE_JOURNAL},
     {"help", no_argument, NULL, O_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -137,7 +139,13 @@ void bb_options_usage(FILE *f)
             "  --backup OUT           copy --db to the new file OUT (mode 0600) with SQLite's\n"
             "                         online backup, safe while a daemon serves it, and exit\n"
             "  --restore BACKUP       create --db (which must not exist) from BACKUP, after\n"
-            "                         checking it, and exit; then start the daemon on it\n"
+            "                         checking it, and exit; then start the daemon on it.\n"
+            "                         It charges the releases the lost database may have\n"
+            "                         made after the backup: those --release-journal\n"
+            "                         recorded, else the worst case (docs/DAEMON.md)\n"
+            "  --release-journal FILE append a synced line to FILE (on other storage than\n"
+            "                         --db) before every commit that releases, charges or\n"
+            "                         publishes; --restore reads it. Once given, required\n"
             "  --help                 this text\n"
             "\n"
             "HTTPS (libmicrohttpd with GnuTLS; SIGHUP reloads the certificate and key):\n"
@@ -247,6 +255,9 @@ static int daemon_flag(struct bb_options *o, int c, const char *at, const char *
         break;
     case O_RESTORE:
         status = text(at, flag, v, &o->restore);
+        break;
+    case O_RELEASE_JOURNAL:
+        status = text(at, flag, v, &o->release_journal);
         break;
     case O_DB:
         status = text(at, flag, v, &o->db);

@@ -43,6 +43,7 @@ struct bb_options {
     int insecure_http;            /* plain HTTP allowed on a non-loopback address */
     const char *config;           /* --config FILE */
     const char *backup, *restore; /* --backup OUT, --restore BACKUP */
+    const char *release_journal;  /* --release-journal FILE (ledger.h); NULL: none */
     unsigned port;
     struct bb_http_opts http; /* limits; listen and port are set by main */
     size_t max_body;

@@ -93,7 +93,9 @@ int bb_recovery_run(struct bbd *d)
         goto out;
     /* An update charged but never stored (killed between begin and commit)
      * still counts against N_max (writer.h). */
-    long updates = (long)b.version, charged = 0;
+    long updates = (long)b.version - d->ledger.version_offset, charged = 0;
+    if (updates < 0)
+        updates = 0;
     if (bb_db_updates_charged_get(d->db, &charged) == BB_OK && charged > updates)
         updates = charged;
     if ((rc = bb_engine_restore_billboard(d->engine, &b, updates)) != BB_OK) {

@@ -420,8 +420,9 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
 {
     struct bb_counts s = bb_stats_get(&d->stats);
     const struct bb_params *p = &d->p;
-    double sg = bb_params_rho_gram_spent(p, s.episodes);
-    double sy = bb_params_rho_y_spent(p, s.updates);
+    /* With what restores charged (ledger.h): never less than was spent. */
+    double sg = bb_params_rho_gram_spent(p, s.episodes) + d->ledger.rho_gram_restored;
+    double sy = bb_params_rho_y_spent(p, s.updates) + d->ledger.rho_y_restored;
     struct bb_privacy_budget pb = {
         .is_private = p->is_private,
         .rho = p->rho,
@@ -436,6 +437,9 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
         .episodes = s.episodes,
         .max_episodes = p->K_max,
         .billboard_version = s.version,
+        .restores = d->ledger.restores,
+        .rho_restored_gram = d->ledger.rho_gram_restored,
+        .rho_restored_y = d->ledger.rho_y_restored,
     };
     /* Name each mechanism and its parameters (docs/PRIVACY.md). */
     snprintf(pb.gram.mechanism, sizeof(pb.gram.mechanism), "%s",

@@ -48,6 +48,7 @@ struct unit {
     struct bb_job *job;         /* U_JOB: completed after the commit */
     int write;                  /* U_JOB episode: accepted, rows to write */
     long k;                     /* episode number */
+    long released;              /* U_JOB episode: the engine's released prefix after it */
     struct bb_mech_record *rec; /* owned: the noise records the add drew */
     size_t nrec;
     unsigned char *recmem;  /* owned: their bytes */
@@ -74,6 +75,7 @@ struct committer {
     int stop;
     long seq;           /* last unit handed over (engine thread only) */
     long committed_seq; /* last unit committed (under mu) */
+    long released, charged, version; /* the journal's last line (commit thread) */
 };
 
 /* Starts the commit thread over x (borrowed). */

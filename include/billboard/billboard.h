@@ -31,6 +31,8 @@ struct bb_privacy_summary {
     long max_updates;  /* N_max */
     long episodes;     /* episodes received */
     long max_episodes; /* K_max */
+    long restores;     /* restores from a backup, each charged (on the wire when > 0) */
+    double rho_restored; /* what they charged, included in rho_spent */
 };
 
 struct bb_billboard {

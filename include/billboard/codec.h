@@ -162,6 +162,9 @@ struct bb_privacy_budget {
     long updates, max_updates;   /* charged so far, N_max */
     long episodes, max_episodes; /* stored so far, K_max */
     long billboard_version;      /* of the billboard served */
+    long restores;               /* restores from a backup (ledger.h) */
+    double rho_restored_gram;    /* what they charged; in gram.spent, y.spent */
+    double rho_restored_y;
 };
 
 /* JSON of p; caller frees; NULL on ENOMEM. */

@@ -37,6 +37,9 @@ struct bb_engine {
     struct bb_billboard bb;   /* current, factored */
     struct bb_lsvi_ws ws;
     int busy;                 /* an update is between begin and finish */
+    long restores;            /* bb_engine_set_ledger */
+    double rho_restored;
+    long version_offset;
 };
 
 struct bb_update {
@@ -96,7 +99,18 @@ static void fill_privacy(const struct bb_engine *e, struct bb_privacy_summary *s
     s->updates = e->sched.updates;
     s->max_updates = e->p.max_updates;
     s->rho_spent = bb_params_rho_gram_spent(&e->p, e->store.n) +
-                   bb_params_rho_y_spent(&e->p, e->sched.updates);
+                   bb_params_rho_y_spent(&e->p, e->sched.updates) + e->rho_restored;
+    s->restores = e->restores;
+    s->rho_restored = e->rho_restored;
+}
+
+void bb_engine_set_ledger(struct bb_engine *e, long restores, double rho_restored,
+                          long version_offset)
+{
+    e->restores = restores;
+    e->rho_restored = rho_restored;
+    e->version_offset = version_offset;
+    fill_privacy(e, &e->bb.privacy);
 }
 
 int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engine **out)
@@ -344,8 +358,8 @@ int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
 int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b, long updates)
 {
     const struct bb_params *p = &e->p;
-    if (b->H != p->H || b->d != p->d || b->A != p->A || updates < (long)b->version ||
-        updates > p->max_updates)
+    if (b->H != p->H || b->d != p->d || b->A != p->A ||
+        updates + e->version_offset < (long)b->version || updates > p->max_updates)
         return BB_EINVAL;
     struct bb_billboard copy;
     int rc = bb_billboard_copy(&copy, b);
@@ -467,7 +481,7 @@ int bb_engine_update_finish(struct bb_engine *e, struct bb_update *u)
     memcpy(b->sigma_y, u->sigma_y, sizeof(double) * H); /* the plausible set's */
     b->factored = 1;
     b->uniform = 0; /* computed from data: the greedy policy from now on */
-    b->version = (uint64_t)e->sched.updates;
+    b->version = (uint64_t)(e->sched.updates + e->version_offset);
     b->episode = (uint64_t)u->n;
     fill_privacy(e, &b->privacy);
     b->privacy.episodes = u->n;

@@ -88,6 +88,14 @@ int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
 int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b, long updates)
     BB_WARN_UNUSED;
 
+/* What restores from a backup charged (server/ledger.h), added to every
+ * privacy summary's rho_spent from now on, and the offset of billboard
+ * versions: the next billboard is numbered updates + version_offset, so a
+ * restored timeline never reuses a number the lost one served. Call before
+ * bb_engine_restore_billboard. */
+void bb_engine_set_ledger(struct bb_engine *e, long restores, double rho_restored,
+                          long version_offset);
+
 /* Alg. 1 line 6: 1 if an update is due before the next episode. */
 int bb_engine_update_due(const struct bb_engine *e);
 

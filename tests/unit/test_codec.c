@@ -21,7 +21,7 @@ static void test_billboard_round_trip(void **state)
         b.w[i] = vals[i];
     for (int i = 0; i < 8; i++)
         b.gram[i] = vals[7 - i];
-    b.privacy = (struct bb_privacy_summary){INFINITY, INFINITY, 1e-5, 0.25, 3, 31, 1234, 10000};
+    b.privacy = (struct bb_privacy_summary){INFINITY, INFINITY, 1e-5, 0.25, 3, 31, 1234, 10000, 0, 0};
     size_t len, len2;
     char *js = bb_billboard_to_json(&b, &len), *js2;
     assert_non_null(js);
