@@ -46,33 +46,12 @@ static int bad(char *why, size_t whylen, const char *name, const char *value)
  * One table serves parsing, the stored form and its comparison. */
 enum kind { K_INT, K_LONG, K_DOUBLE, K_ENUM, K_DOUBLE_AUTO /* 'auto' = 0 */ };
 
-static const char *const rule_names[] = {[BB_UPDATE_RARE] = "rare", [BB_UPDATE_EVERY] = "every",
-                                         [BB_UPDATE_RELEASE] = "release", NULL};
-static const char *const vclip_names[] = {[BB_VCLIP_HORIZON] = "horizon",
-                                          [BB_VCLIP_REMAINING] = "remaining", NULL};
-static const char *const bound_names[] = {[BB_BOUND_PAPER] = "paper", [BB_BOUND_TIGHT] = "tight",
-                                          NULL};
-static const char *const prior_names[] = {[BB_PRIOR_UNIFORM] = "uniform",
-                                          [BB_PRIOR_GREEDY] = "greedy", NULL};
-static const char *const features_names[] = {[BB_FEATURES_BALL] = "ball",
-                                             [BB_FEATURES_SIMPLEX] = "simplex",
-                                             [BB_FEATURES_ONEHOT] = "onehot", NULL};
-static const char *const conversion_names[] = {[BB_CONV_BUN_STEINKE] = "bun-steinke",
-                                               [BB_CONV_CKS] = "cks", NULL};
-static const char *const ysens_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
-                                          [BB_YSENS_NONNEGATIVE] = "nonnegative",
-                                          [BB_YSENS_CENTRED] = "centred", NULL};
-static const char *const indefinite_names[] = {[BB_INDEF_REFUSE] = "refuse",
-                                               [BB_INDEF_DOUBLE] = "double", NULL};
-static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
-                                                [BB_CAL_PAPER] = "paper", NULL};
-
 struct opt {
     const char *name; /* without the leading dashes; the stored key */
     enum kind kind;
     size_t off;
-    long lo, hi;               /* K_INT, K_LONG */
-    const char *const *names;  /* K_ENUM: index = value; NULL = bb_mechanism_name */
+    long lo, hi;               /* K_INT, K_LONG; K_ENUM: hi > 0 accepts values < hi only */
+    const char *const *names;  /* K_ENUM: enums.h's table; NULL = bb_mechanism_name */
 };
 
 #define OFF(f) offsetof(struct bb_params, f)
@@ -84,7 +63,7 @@ static const struct opt opts[] = {
     {"rho", K_DOUBLE, OFF(rho), 0, 0, NULL},
     {"epsilon", K_DOUBLE, OFF(epsilon), 0, 0, NULL},
     {"delta", K_DOUBLE, OFF(delta), 0, 0, NULL},
-    {"conversion", K_ENUM, OFF(conversion), 0, 0, conversion_names},
+    {"conversion", K_ENUM, OFF(conversion), 0, 0, bb_conversion_names},
     {"gram-share", K_DOUBLE, OFF(gram_share), 0, 0, NULL},
     {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL},
     {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL},
@@ -92,20 +71,21 @@ static const struct opt opts[] = {
      * N_max = K_max, which may exceed 2^31 (bb_config_pin). */
     {"max-updates", K_LONG, OFF(max_updates_cap), 0, LONG_MAX, NULL},
     {"beta", K_DOUBLE, OFF(beta), 0, 0, NULL},
-    {"update-rule", K_ENUM, OFF(update_rule), 0, 0, rule_names},
-    {"calibration", K_ENUM, OFF(calibration), 0, 0, calibration_names},
+    {"update-rule", K_ENUM, OFF(update_rule), 0, 0, bb_update_rule_names},
+    {"calibration", K_ENUM, OFF(calibration), 0, 0, bb_calibration_names},
     {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL},
     {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL},
     {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL},
-    {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bound_names},
+    {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bb_bound_names},
     {"shift-scale", K_DOUBLE_AUTO, OFF(shift_scale), 0, 0, NULL},
-    {"indefinite", K_ENUM, OFF(indefinite), 0, 0, indefinite_names},
-    {"value-clip", K_ENUM, OFF(value_clip), 0, 0, vclip_names},
-    {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, prior_names},
+    {"indefinite", K_ENUM, OFF(indefinite), 0, 0, bb_indefinite_names},
+    {"value-clip", K_ENUM, OFF(value_clip), 0, 0, bb_value_clip_names},
+    {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, bb_prior_policy_names},
     {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL},
     {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL},
-    {"features", K_ENUM, OFF(features), 0, 0, features_names},
-    {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, ysens_names},
+    /* 'auto' is the simulator's, resolved before derivation. */
+    {"features", K_ENUM, OFF(features), 0, BB_FEATURES_AUTO, bb_features_names},
+    {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, bb_y_sensitivity_names},
     {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL},
     {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL},
 };
@@ -113,12 +93,11 @@ static const struct opt opts[] = {
 
 static const char *enum_name(const struct opt *o, int v)
 {
+    if (o->hi > 0 && v >= o->hi)
+        return NULL;
     if (!o->names)
         return bb_mechanism_name((enum bb_mechanism)v);
-    int n = 0;
-    while (o->names[n])
-        n++;
-    return v >= 0 && v < n ? o->names[v] : NULL;
+    return bb_enum_name(o->names, v);
 }
 
 static const struct opt *find(const char *name)
@@ -362,7 +341,7 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "K_max", json_integer(p->K_max));
     rc |= json_object_set_new(o, "private", json_boolean(p->is_private));
     rc |= json_object_set_new(o, "calibration",
-                              json_string(p->calibration == BB_CAL_PAPER ? "paper" : "corrected"));
+                              json_string(bb_calibration_name(p->calibration)));
     rc |= json_object_set_new(o, "mechanism", json_string(bb_mechanism_name(p->mechanism)));
     rc |= json_object_set_new(o, "release_base", json_real(p->release_base));
     rc |= json_object_set_new(o, "release_start", json_real(p->release_start));
@@ -371,11 +350,11 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "shift_scale", json_real(p->shift_scale));
     rc |= json_object_set_new(o, "indefinite", json_string(bb_indefinite_name(p->indefinite)));
     rc |= json_object_set_new(o, "value_clip", json_string(bb_value_clip_name(p->value_clip)));
-    rc |= json_object_set_new(o, "prior_policy", json_string(prior_names[p->prior_policy]));
+    rc |= json_object_set_new(o, "prior_policy", json_string(bb_prior_policy_name(p->prior_policy)));
     rc |= json_object_set_new(o, "sens_factor", json_real(p->sens_factor));
     rc |= json_object_set_new(o, "prefix_sd", json_real(p->prefix_sd));
     rc |= json_object_set_new(o, "update_rule",
-                              json_string(rule_names[p->update_rule]));
+                              json_string(bb_update_rule_name(p->update_rule)));
     rc |= json_object_set_new(o, "rho", num(p->rho));
     rc |= json_object_set_new(o, "epsilon", num(p->epsilon));
     rc |= json_object_set_new(o, "conversion", json_string(bb_conversion_name(p->conversion)));

@@ -18,10 +18,12 @@
  *
  * Records: Z_j of step h, with slot = j (1-based) and tag = k_j. Each is
  * written once and never replaced; recovery needs all of them up to the
- * last grid point reached. Privacy: docs/PRIVACY.md; calibration: params.c.
+ * last grid point reached. Privacy: docs/PRIVACY.md; calibration: the
+ * calibrate ops below.
  */
 #include "mech_impl.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,16 +31,16 @@
 
 struct grid {
     int H, d, sqrt_mode;
-    long G;                 /* grid points */
-    long *point;            /* owned, G: k_1 .. k_G */
-    double *c, *b;          /* owned, G: strategy and decoder coefficients */
-    long done;              /* completed increments (grid points reached) */
+    long G;        /* grid points */
+    long *point;   /* owned, G: k_1 .. k_G */
+    double *c, *b; /* owned, G: strategy and decoder coefficients */
+    long done;     /* completed increments (grid points reached) */
     struct bb_sym_sampler noise;
-    double grid;            /* Gram grid */
-    double *x;              /* owned, H * (G+1) * dd: increments; slot G is the open one past k_G */
-    double *z;              /* owned, H * G * dd: Z_j */
-    unsigned char *have;    /* owned, H * G: Z_j present */
-    double *scratch;        /* owned, dd */
+    double grid;         /* Gram grid */
+    double *x;           /* owned, H * (G+1) * dd: increments; slot G is the open one past k_G */
+    double *z;           /* owned, H * G * dd: Z_j */
+    unsigned char *have; /* owned, H * G: Z_j present */
+    double *scratch;     /* owned, dd */
 };
 
 static size_t dd_of(const struct grid *g)
@@ -84,8 +86,8 @@ static int init(struct bb_mech *m)
     g->grid = p->grid_gram;
     if (g->G < 1)
         return BB_EINVAL;
-    int rc = bb_sym_sampler_init(&g->noise, p->sigma_gram_eff, p->grid_gram,
-                                 bb_params_diagonal_gram(p));
+    int rc =
+        bb_sym_sampler_init(&g->noise, p->sigma_gram_eff, p->grid_gram, bb_params_diagonal_gram(p));
     if (rc != BB_OK)
         return rc;
     const size_t G = (size_t)g->G, dd = dd_of(g);
@@ -223,8 +225,36 @@ static int prefix(const struct bb_mech *m, int h, double *out)
     return BB_OK;
 }
 
+/* grid: each episode in one increment, coefficient 1: S = 1; a prefix
+ * sums the noise of at most G increments: G. */
+static void calibrate_grid(const struct bb_params *p, double *sens_factor, double *prefix_terms)
+{
+    *sens_factor = 1;
+    *prefix_terms = (double)p->releases;
+}
+
+/* grid-sqrt: increment i reaches release t with c_{t-i}, and a prefix's
+ * noise is sum_i b_{t-i} Z_i with b = c: both sum_{l < G} c_l^2. */
+static void calibrate_sqrt(const struct bb_params *p, double *sens_factor, double *prefix_terms)
+{
+    *sens_factor = *prefix_terms = bb_sqrt_sum_squares(p->releases);
+}
+
+/* grid-sqrt snaps each strategy output C x to the grid: at most 2 g d more
+ * per release an increment reaches (g for the snap, g for floating-point
+ * slack far below it), over G releases 2 g d sqrt G, against the change
+ * sqrt(2 S) the noise is calibrated for. */
+static double output_snap_sqrt(const struct bb_params *p)
+{
+    return p->sigma_gram * 2.0 * p->grid_gram * p->d * sqrt((double)p->releases) /
+           sqrt(2.0 * p->sens_factor);
+}
+
 const struct bb_mech_ops mech_grid_ops = {
     .kind = BB_MECH_GRID,
+    .name = "grid",
+    .tree = 0,
+    .calibrate = calibrate_grid,
     .init = init,
     .release = release_impl,
     .is_release = is_release,
@@ -236,6 +266,10 @@ const struct bb_mech_ops mech_grid_ops = {
 
 const struct bb_mech_ops mech_grid_sqrt_ops = {
     .kind = BB_MECH_GRID_SQRT,
+    .name = "grid-sqrt",
+    .tree = 0,
+    .calibrate = calibrate_sqrt,
+    .output_snap = output_snap_sqrt,
     .init = init,
     .release = release_impl,
     .is_release = is_release,
