@@ -19,7 +19,7 @@
 
 /* The defaults of the tuned levers (post-processing or a split of the same
  * rho; docs/PRIVACY.md). Chosen on the tuning families: docs/RESULTS.md,
- * "Tuning record of the defaults". */
+ * "Tuning record". */
 #define GRAM_SHARE_DEFAULT      0.2   /* f: rho_gram = f rho */
 #define Y_EXPONENT_DEFAULT      1.0   /* sigma_h ~ Delta_h^p */
 #define PRIOR_VALUE_DEFAULT     0.5   /* kappa of bb_params_prior_target */

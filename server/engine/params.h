@@ -45,7 +45,7 @@ struct bb_params {
                                       by the conversion; derived: the epsilon rho guarantees by it */
     double delta;                  /* for the (epsilon, delta) report; default 1e-5 */
     enum bb_conversion conversion; /* (epsilon, delta) <-> rho; default CKS */
-    double gram_share;             /* f: rho_gram = f*rho, rho_y = (1-f)*rho; default 0.5 */
+    double gram_share;             /* f: rho_gram = f*rho, rho_y = (1-f)*rho; default 0.2 */
     double failure_prob;           /* p; default 0.05 */
     double update_ratio;           /* C; default 2 */
     long max_updates_cap;          /* configured N_max cap; 0 = the default bound */
