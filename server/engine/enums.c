@@ -38,39 +38,18 @@ const char *bb_enum_name(const char *const *names, int v)
     return NULL;
 }
 
-const char *bb_calibration_name(enum bb_calibration c)
-{
-    return bb_enum_name(bb_calibration_names, (int)c);
-}
-const char *bb_update_rule_name(enum bb_update_rule r)
-{
-    return bb_enum_name(bb_update_rule_names, (int)r);
-}
-const char *bb_bound_name(enum bb_bound b)
-{
-    return bb_enum_name(bb_bound_names, (int)b);
-}
-const char *bb_value_clip_name(enum bb_value_clip c)
-{
-    return bb_enum_name(bb_value_clip_names, (int)c);
-}
-const char *bb_prior_policy_name(enum bb_prior_policy p)
-{
-    return bb_enum_name(bb_prior_policy_names, (int)p);
-}
-const char *bb_features_name(enum bb_features f)
-{
-    return bb_enum_name(bb_features_names, (int)f);
-}
-const char *bb_conversion_name(enum bb_conversion c)
-{
-    return bb_enum_name(bb_conversion_names, (int)c);
-}
-const char *bb_y_sensitivity_name(enum bb_y_sensitivity s)
-{
-    return bb_enum_name(bb_y_sensitivity_names, (int)s);
-}
-const char *bb_indefinite_name(enum bb_indefinite i)
-{
-    return bb_enum_name(bb_indefinite_names, (int)i);
-}
+/* The name functions of enums.h, one per table. */
+#define NAME_OF(fn, type, table)                                                                   \
+    const char *fn(type v)                                                                         \
+    {                                                                                              \
+        return bb_enum_name(table, (int)v);                                                        \
+    }
+NAME_OF(bb_calibration_name, enum bb_calibration, bb_calibration_names)
+NAME_OF(bb_update_rule_name, enum bb_update_rule, bb_update_rule_names)
+NAME_OF(bb_bound_name, enum bb_bound, bb_bound_names)
+NAME_OF(bb_value_clip_name, enum bb_value_clip, bb_value_clip_names)
+NAME_OF(bb_prior_policy_name, enum bb_prior_policy, bb_prior_policy_names)
+NAME_OF(bb_features_name, enum bb_features, bb_features_names)
+NAME_OF(bb_conversion_name, enum bb_conversion, bb_conversion_names)
+NAME_OF(bb_y_sensitivity_name, enum bb_y_sensitivity, bb_y_sensitivity_names)
+NAME_OF(bb_indefinite_name, enum bb_indefinite, bb_indefinite_names)
