@@ -6,13 +6,18 @@
 
 #include <stdlib.h>
 
-/* Every mechanism: one line each (mech_impl.h). */
-static const struct bb_mech_ops *const table[] = {
-    &mech_tree_ops,
-    &mech_grid_ops,
-    &mech_grid_sqrt_ops,
-    &mech_tree_honaker_ops,
-};
+/* Every mechanism, one line each: the ops its mech_*.c defines
+ * (mech_impl.h). The list both declares them and makes the table. */
+#define MECHANISMS(X)                                                                              \
+    X(mech_tree_ops)                                                                               \
+    X(mech_grid_ops)                                                                               \
+    X(mech_grid_sqrt_ops)                                                                          \
+    X(mech_tree_honaker_ops)
+
+#define DECLARE(ops) extern const struct bb_mech_ops ops;
+#define ENTRY(ops) &ops,
+MECHANISMS(DECLARE)
+static const struct bb_mech_ops *const table[] = {MECHANISMS(ENTRY)};
 
 const struct bb_mech_ops *mech_ops_for(enum bb_mechanism m)
 {

@@ -6,8 +6,8 @@
  * emits records with mech_emit(). A mechanism is everything its ops say:
  * its name, its calibration, where it releases, how it draws and records
  * its noise. Adding one: a file mech_<name>.c defining its ops, a line in
- * mech.c's table, its value (the stored configuration key) in enums.h, and
- * its proof in docs/PRIVACY.md. Nothing else in the engine, the daemon or
+ * mech.c's MECHANISMS list, its value (the stored configuration key) in
+ * enums.h, and its proof in docs/PRIVACY.md. Nothing else in the engine, the daemon or
  * the simulator names a mechanism.
  */
 #ifndef BB_MECH_IMPL_H
@@ -67,10 +67,5 @@ struct bb_tree;
 int mech_trees_load(const struct bb_mech *m, struct bb_tree *trees,
                     const struct bb_mech_record *rec) BB_WARN_UNUSED;
 int mech_trees_ready(const struct bb_mech *m, const struct bb_tree *trees) BB_WARN_UNUSED;
-
-extern const struct bb_mech_ops mech_tree_ops;
-extern const struct bb_mech_ops mech_grid_ops;
-extern const struct bb_mech_ops mech_grid_sqrt_ops;
-extern const struct bb_mech_ops mech_tree_honaker_ops;
 
 #endif
