@@ -24,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "features.h"
 #include "noise.h"
+#include "release.h"
 
 struct grid {
     int H, d, snap_outputs; /* snap_outputs: snap (C x)_j to the grid */

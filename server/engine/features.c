@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "params.h"
+#include "paramset.h"
 
 int bb_params_simplex_rows(const struct bb_params *p)
 {

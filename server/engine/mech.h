@@ -31,7 +31,7 @@
 #include <stddef.h>
 
 #include "billboard/err.h"
-#include "params.h"
+#include "paramset.h"
 #include "rng.h"
 
 /* One piece of mechanism state to persist. bytes is borrowed. */

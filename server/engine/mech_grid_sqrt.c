@@ -12,6 +12,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "release.h"
+
 static void coefficients(double *c, double *b, long G)
 {
     bb_sqrt_coefficients(c, G);

@@ -39,6 +39,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "features.h"
+#include "release.h"
 #include "tree.h"
 
 struct honaker {

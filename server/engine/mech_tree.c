@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 
+#include "features.h"
 #include "tree.h"
 
 static int init(struct bb_mech *m)

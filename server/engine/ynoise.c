@@ -5,8 +5,9 @@
 
 #include <math.h>
 
+#include "features.h"
 #include "noise.h"
-#include "params.h"
+#include "paramset.h"
 
 double bb_params_value_cap(const struct bb_params *p, int h)
 {
