@@ -185,6 +185,20 @@ void bb_ledger_close(struct bb_ledger *l)
     l->journal_fd = -1;
 }
 
+double bb_ledger_spent(const struct bb_ledger *l, const struct bb_params *p, long episodes,
+                       long updates, double *gram, double *y)
+{
+    double g, yy;
+    bb_params_rho_spent(p, episodes, updates, &g, &yy);
+    g += l->rho_gram_restored;
+    yy += l->rho_y_restored;
+    if (gram)
+        *gram = g;
+    if (y)
+        *y = yy;
+    return g + yy;
+}
+
 long bb_ledger_released(const struct bb_params *p, long episodes)
 {
     if (episodes > p->K_max)

@@ -78,6 +78,12 @@ struct bb_restore_charge {
 int bb_ledger_restore(struct bb_db *restored, const struct bb_params *p, const char *journal_path,
                       struct bb_restore_charge *out, char *why, size_t whylen) BB_WARN_UNUSED;
 
+/* The zCDP spent after episodes and updates (bb_params_rho_spent) plus
+ * what l's restores charged: the one sum /v1/privacy and /metrics report.
+ * gram and y (may be NULL) get the two shares. */
+double bb_ledger_spent(const struct bb_ledger *l, const struct bb_params *p, long episodes,
+                       long updates, double *gram, double *y);
+
 /* The largest release point <= episodes (0 if none): what the mechanism
  * has released after that many episodes. */
 long bb_ledger_released(const struct bb_params *p, long episodes);
