@@ -19,7 +19,7 @@ $(BB_AUDIT): $(AUDIT_OBJ) $(ENGINE_LIB)
 audit-bin: $(BB_AUDIT)
 
 AUDIT_TRIALS ?= 100000
-audit: $(BB_AUDIT)
+audit: $(BB_AUDIT) $(BILLBOARDD)
 	@O=$(O) AUDIT_TRIALS=$(AUDIT_TRIALS) MAKE="$(MAKE)" tests/audit/full.sh
 
 TEST_DEPS += $(BB_AUDIT)

@@ -2,8 +2,9 @@
 # make audit: the whole privacy audit on the real engine, then the mutation
 # table: the engine rebuilt with each deliberate privacy bug of
 # proto/mutation.h, which the audit must catch (some case above its claim).
-# Exits 0 only when the real engine stays within every claim and every
-# mutation is caught. AUDIT_TRIALS trials a side (default 100000).
+# Exits 0 only when the real engine and the daemon end to end stay within
+# every claim and every mutation is caught. AUDIT_TRIALS trials a side
+# (default 100000).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 O=${O:-build}
@@ -16,6 +17,12 @@ echo "== the real engine"
 "$O/bb-audit" --trials "$n"
 rc=$?
 [ "$rc" -eq 0 ] || { echo "FAIL: the real engine exceeds a claim (exit $rc)"; status=1; }
+
+echo
+echo "== end to end: the billboard as billboardd publishes it (AUDIT_E2E_RUNS runs)"
+python3 tests/audit/e2e.py "$O/billboardd" --runs "${AUDIT_E2E_RUNS:-40}" --canaries 300
+rc=$?
+[ "$rc" -eq 0 ] || { echo "FAIL: the end-to-end case (exit $rc)"; status=1; }
 
 echo
 echo "== the mutation table (each build must exceed some claim)"
