@@ -492,6 +492,42 @@ out:
     return rc;
 }
 
+/* The statistics on known values: Clopper–Pearson 95 % intervals (each
+ * bound at 97.5 %) for 5 of 20 are [0.0866, 0.4910]; for 0 of n the upper
+ * bound is 1 - alpha^(1/n), for n of n the lower one alpha^(1/n); and a
+ * test's bound from counts. Returns the number of failures. */
+static int self_test(void)
+{
+    int bad = 0;
+#define NEAR(x, want, tol)                                                                    \
+    do {                                                                                      \
+        double got_ = (x);                                                                    \
+        if (!(fabs(got_ - (want)) <= (tol))) {                                                \
+            fprintf(stderr, "self-test: %s = %.6f, want %.6f\n", #x, got_, (double)(want));   \
+            bad++;                                                                            \
+        }                                                                                     \
+    } while (0)
+    NEAR(audit_cp_lower(5, 20, 0.025), 0.0866, 1e-4);
+    NEAR(audit_cp_upper(5, 20, 0.025), 0.4910, 1e-4);
+    NEAR(audit_cp_upper(0, 1000, 0.025), 1 - pow(0.025, 1.0 / 1000), 1e-9);
+    NEAR(audit_cp_lower(1000, 1000, 0.025), pow(0.025, 1.0 / 1000), 1e-9);
+    NEAR(audit_ibeta(2, 3, 0.4), 0.5248, 1e-12);
+    /* 500 of 1000 against 50 of 1000 at delta 0: ln(0.5/0.05) at the point. */
+    double s0[1000], s1[1000];
+    for (int i = 0; i < 1000; i++) {
+        s0[i] = i < 50 ? 1 : 0;
+        s1[i] = i < 500 ? 1 : 0;
+    }
+    struct audit_bound b = audit_evaluate((struct audit_test){1, 0.5}, s0, 1000, s1, 1000, 0, 0.025);
+    NEAR(b.eps_hat, log(10.0), 1e-12);
+    if (!(b.eps_lo < b.eps_hat)) {
+        fprintf(stderr, "self-test: the lower bound %.4f is not below the estimate\n", b.eps_lo);
+        bad++;
+    }
+#undef NEAR
+    return bad;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: bb-audit [--trials N] [--case SUBSTRING]... [--quick] [--first-fail]"
@@ -500,6 +536,7 @@ static void usage(void)
                     "  --case S      only the cases whose name contains S (repeatable)\n"
                     "  --quick       the cases make test runs: one Gram, one y (with --trials)\n"
                     "  --first-fail  stop at the first case above its claim\n"
+                    "  --self-test   check the statistics on known values and exit\n"
                     "  --seed S      the trials' noise seed (default 1)\n");
 }
 
@@ -540,6 +577,10 @@ int main(int argc, char **argv)
             want[nwant++] = argv[++i];
         } else if (!strcmp(argv[i], "--quick")) {
             quick = 1;
+        } else if (!strcmp(argv[i], "--self-test")) {
+            int bad = self_test();
+            printf("self-test: %s\n", bad ? "FAILED" : "ok");
+            return bad ? 1 : 0;
         } else if (!strcmp(argv[i], "--first-fail")) {
             first_fail = 1;
         } else {

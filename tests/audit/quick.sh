@@ -10,6 +10,7 @@ cd "$(dirname "$0")/../.." || exit 2
 O=${O:-build}
 n=${AUDIT_QUICK_TRIALS:-50000}
 [ -x "$O/bb-audit" ] || { echo "no $O/bb-audit: run make first"; exit 2; }
+"$O/bb-audit" --self-test || { echo "FAIL: the audit's statistics"; exit 1; }
 "$O/bb-audit" --quick --trials "$n"
 rc=$?
 if [ "$rc" -ne 0 ]; then
