@@ -165,7 +165,9 @@ enum bb_y_sensitivity { BB_YSENS_TRIANGLE = 0, BB_YSENS_NONNEGATIVE = 1, BB_YSEN
 enum bb_indefinite { BB_INDEF_REFUSE = 0, BB_INDEF_DOUBLE = 1 };
 #define BB_RIDGE_DOUBLINGS 64
 
-/* Rows count as in the simplex up to this rounding of their sum. */
+/* The next-value bound's margin over the simplex's corners (lsvi.h), for
+ * the rounding of computing it; the rows themselves are checked exactly
+ * (bb_params_feature_row_ok). */
 #define BB_SIMPLEX_SLACK 1e-9
 
 /* Release start 'auto': k0 >= snr * d * sigma_y (params.c), snr
@@ -352,7 +354,7 @@ int bb_params_diagonal_gram(const struct bb_params *p);
 double bb_params_start_snr(const struct bb_params *p);
 
 /* Whether a feature row lies in the declared set beyond the unit ball: for
- * simplex rows, every entry >= 0 and their sum <= 1 + BB_SIMPLEX_SLACK; for
+ * simplex rows, every entry >= 0 and their exact real sum <= 1; for
  * BB_FEATURES_ONEHOT also at most one entry nonzero; always for
  * BB_FEATURES_BALL. The reason into why. */
 int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char *why,

@@ -667,8 +667,38 @@ static void test_feature_rows(void **state)
     assert_true(bb_params_feature_row_ok(&p, inside, NULL, 0));
     assert_true(bb_params_feature_row_ok(&p, short_, NULL, 0));
     assert_true(bb_params_feature_row_ok(&p, zero, NULL, 0));
-    assert_true(bb_params_feature_row_ok(&p, round_, NULL, 0)); /* within the slack */
     char why[200] = "";
+    /* The exact sum of the doubles given, not the rounded one: 1 + 1e-10
+     * and 1 + 1e-9 are refused, and so is a sum above 1 by less than
+     * an ulp of 1 (docs/PRIVACY.md §3.3, "Which rows are in the simplex"). */
+    const double edge[4] = {0.5, 0.5, 1e-9, 0}, tiny[4] = {1.0, 4.9406564584124654e-324, 0, 0},
+                 ulp[4] = {1.0 - 0x1p-53, 0x1p-53, 0, 0},
+                 ulp_over[4] = {1.0 - 0x1p-53, 0x1p-53, 0x1p-80, 0};
+    assert_false(bb_params_feature_row_ok(&p, round_, NULL, 0));
+    assert_false(bb_params_feature_row_ok(&p, edge, why, sizeof(why)));
+    assert_non_null(strstr(why, "feature row sums to 1.000000001; this billboard's features are "
+                                "declared simplex (every entry >= 0, their sum <= 1)"));
+    assert_false(bb_params_feature_row_ok(&p, tiny, why, sizeof(why)));
+    assert_non_null(strstr(why, "feature row sums to 1.0000000000000002; "));
+    assert_true(bb_params_feature_row_ok(&p, ulp, NULL, 0)); /* exactly 1 */
+    assert_false(bb_params_feature_row_ok(&p, ulp_over, NULL, 0));
+    /* Decimal rows as doubles: accepted where the doubles' exact sum is
+     * <= 1, whatever the order of their rounded sum. */
+    p.d = 3;
+    const double tenths[3] = {0.1, 0.2, 0.7}, tenths_r[3] = {0.7, 0.2, 0.1},
+                 thirds[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3}, mixed[3] = {0.3, 0.3, 0.4};
+    assert_true(bb_params_feature_row_ok(&p, tenths, NULL, 0)); /* 1 - 2^-55 */
+    assert_true(bb_params_feature_row_ok(&p, tenths_r, NULL, 0));
+    assert_true(bb_params_feature_row_ok(&p, thirds, NULL, 0)); /* 1 - 2^-54 */
+    assert_true(bb_params_feature_row_ok(&p, mixed, NULL, 0));  /* exactly 1 */
+    p.d = 5; /* 0.2 as a double is above 1/5: five of them sum to 1 + 2^-54;
+              * the last two ulps (2^-55 each) lower, exactly 1 */
+    const double fifths[5] = {0.2, 0.2, 0.2, 0.2, 0.2}, fifths_down[5] = {0.2, 0.2, 0.2, 0.2,
+                                                                          0.19999999999999996};
+    assert_false(bb_params_feature_row_ok(&p, fifths, why, sizeof(why)));
+    assert_non_null(strstr(why, "feature row sums to 1.0000000000000002; "));
+    assert_true(bb_params_feature_row_ok(&p, fifths_down, NULL, 0));
+    p.d = 4;
     assert_false(bb_params_feature_row_ok(&p, neg, why, sizeof(why)));
     assert_non_null(strstr(why, "feature 1 is negative"));
     assert_false(bb_params_feature_row_ok(&p, over, why, sizeof(why)));
