@@ -3,6 +3,8 @@
  */
 #include "testutil.h"
 
+#include <limits.h>
+
 #include <string.h>
 
 #include "engine/noise.h"
@@ -650,6 +652,47 @@ static void test_next_bound_noise(void **state)
     assert_non_null(strstr(why, "features"));
 }
 
+/* The exactness premise (docs/PRIVACY.md §5, "The exactness premise"):
+ * K_max is refused above 2^53 g_Lambda, and with grid-sqrt above
+ * g_Lambda / (2 gamma_G). At the boundary of a tree: H = 1, rho_Lambda = 16,
+ * so sigma = sqrt(L / 16) is in [1, 2) for L = 34 and 35, g = 2^-20 and the
+ * bound 2^33: K_max = 2^33 (L = 34) is served, 2^33 + 1 (L = 35) is not. */
+static void test_exact_k_max(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    char why[256] = "";
+    bb_params_defaults(&p);
+    p.H = 1, p.d = 2, p.A = 2, p.rho = 80, p.mechanism = BB_MECH_TREE;
+    p.K_max = 1L << 33;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
+    assert_int_equal(p.L, 34);
+    assert_true(p.grid_gram == 0x1p-20);
+    assert_int_equal(bb_params_exact_k_max(&p), 1L << 33);
+    bb_params_defaults(&p);
+    p.H = 1, p.d = 2, p.A = 2, p.rho = 80, p.mechanism = BB_MECH_TREE;
+    p.K_max = (1L << 33) + 1;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "max episodes K_max 8589934593 exceeds 8589934592, the most at "
+                                "which this configuration's Gram sums stay exact"));
+    /* grid-sqrt at the defaults (H = 5, d = 8, epsilon = 10, G = 11,
+     * g = 2^-18): its floating-point slack decides, 2^-19 / gamma_11. */
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 4, p.epsilon = 10, p.K_max = 100000;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
+    assert_int_equal(p.releases, 11);
+    assert_true(p.grid_gram == 0x1p-18);
+    assert_int_equal(bb_params_exact_k_max(&p), 1561806289L);
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 4, p.epsilon = 10, p.K_max = 10000000000L;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "stay exact"));
+    bb_params_defaults(&p); /* and no bound without noise */
+    p.H = 5, p.d = 8, p.A = 4, p.rho = INFINITY, p.K_max = 1L << 40;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
+    assert_int_equal(bb_params_exact_k_max(&p), LONG_MAX);
+}
+
 static void test_feature_rows(void **state)
 {
     (void)state;
@@ -1018,6 +1061,7 @@ int main(void)
         cmocka_unit_test(test_prior_target),
         cmocka_unit_test(test_plausible_z),
         cmocka_unit_test(test_next_bound_noise),
+        cmocka_unit_test(test_exact_k_max),
         cmocka_unit_test(test_feature_rows),
         cmocka_unit_test(test_onehot_bound),
         cmocka_unit_test(test_y_nonnegative),
