@@ -52,7 +52,9 @@ assert s["sqrt_coefficient[1]"] == 0.5 and "release_grid[%d]" % (c["releases"] -
 EOF
 sigma=$(stored_text sigma_gram)
 step=$(stored_text 'sigma_y_step[1]')
-[ -n "$sigma" ] && [ -n "$step" ] || fail "no sigma_gram or sigma_y_step[1]: $(cat "$TMP/derived")"
+if [ -z "$sigma" ] || [ -z "$step" ]; then
+    fail "no sigma_gram or sigma_y_step[1]: $(cat "$TMP/derived")"
+fi
 
 # One stored value edited: refused, the field named with both values.
 edit sigma_gram "$sigma" 5.25
