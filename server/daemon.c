@@ -4,10 +4,11 @@
  *
  * Open: the database file, created here if missing (so that a failed first
  * start may remove it), its lock (lock.h), then the database; the
- * configuration (configure.h); the rng and the engine; on first start the
- * database's initial content, then recovery on every start (recovery.h);
- * the clinic registry with the stored token key, the clinics and the admin
- * token; the read-only pool.
+ * configuration (configure.h) and, on a later start, the derived
+ * parameters it was created with (pinned.h); the rng and the engine; on
+ * first start the database's initial content, then recovery on every start
+ * (recovery.h); the clinic registry with the stored token key, the clinics
+ * and the admin token; the read-only pool.
  */
 #include "daemon.h"
 
@@ -23,6 +24,7 @@
 #include "configure.h"
 #include "lock.h"
 #include "options.h"
+#include "pinned.h"
 #include "recovery.h"
 #include "writer.h"
 
@@ -142,6 +144,8 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     if ((rc = refuse_backup(d->db, o->db)) != BB_OK)
         goto out;
     if ((rc = bb_configure_resolve(d->db, o, &d->p, &fresh, &config)) != BB_OK)
+        goto out;
+    if (!fresh && (rc = bb_pinned_check(d->db, &d->p, o->db)) != BB_OK)
         goto out;
     if ((rc = bb_rng_init_secure(&d->rng)) != BB_OK)
         goto out;

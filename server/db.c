@@ -389,6 +389,7 @@ int bb_db_meta_put(struct bb_db *db, const char *key, const void *val, size_t le
 #define META_CONFIG          "config"
 #define META_TOKEN_KEY       "token_key"
 #define META_UPDATES_CHARGED "updates_charged"
+#define META_DERIVED         "derived"
 
 int bb_db_config_get(struct bb_db *db, char **config)
 {
@@ -399,6 +400,17 @@ int bb_db_config_get(struct bb_db *db, char **config)
 int bb_db_config_put(struct bb_db *db, const char *config)
 {
     return bb_db_meta_put(db, META_CONFIG, config, strlen(config));
+}
+
+int bb_db_derived_get(struct bb_db *db, char **derived)
+{
+    size_t len = 0;
+    return bb_db_meta_get(db, META_DERIVED, (void **)derived, &len);
+}
+
+int bb_db_derived_put(struct bb_db *db, const char *derived)
+{
+    return bb_db_meta_put(db, META_DERIVED, derived, strlen(derived));
 }
 
 int bb_db_token_key_get(struct bb_db *db, unsigned char **key, size_t *len)

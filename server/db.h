@@ -3,7 +3,8 @@
  *
  * Schema (one file, WAL, synchronous=FULL, both verified on open):
  *   meta(key, value)           schema version, configuration, token-hash key,
- *                              updates charged (see writer.c)
+ *                              updates charged (see writer.c), derived
+ *                              parameters (pinned.h)
  *   clinics(id, name, token_hash, created, revoked)
  *   episodes(k, clinic_id, billboard_version, features, actions, rewards)
  *                              k = commit order, 1-based; raw arrays as
@@ -87,9 +88,13 @@ int bb_db_meta_put(struct bb_db *db, const char *key, const void *val, size_t le
  *   token_key        the token-hash key; *key malloc'd (caller wipes and
  *                    frees), *len its length
  *   updates_charged  updates charged against N_max, the billboard's commit
- *                    not yet known (writer.h); decimal text on disk */
+ *                    not yet known (writer.h); decimal text on disk
+ *   derived          the derived parameters the database was created with
+ *                    (pinned.h); *derived malloc'd, NUL-terminated */
 int bb_db_config_get(struct bb_db *db, char **config) BB_WARN_UNUSED;
 int bb_db_config_put(struct bb_db *db, const char *config) BB_WARN_UNUSED;
+int bb_db_derived_get(struct bb_db *db, char **derived) BB_WARN_UNUSED;
+int bb_db_derived_put(struct bb_db *db, const char *derived) BB_WARN_UNUSED;
 int bb_db_token_key_get(struct bb_db *db, unsigned char **key, size_t *len) BB_WARN_UNUSED;
 int bb_db_token_key_put(struct bb_db *db, const unsigned char *key, size_t len) BB_WARN_UNUSED;
 int bb_db_updates_charged_get(struct bb_db *db, long *n) BB_WARN_UNUSED;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "billboard/codec.h"
+#include "pinned.h"
 
 int bb_recovery_create(struct bbd *d, const char *config)
 {
@@ -18,14 +19,17 @@ int bb_recovery_create(struct bbd *d, const char *config)
     char etag[BB_ETAG_MAX];
     const struct bb_billboard *b0 = bb_engine_billboard(d->engine);
     char *body = bb_billboard_to_json(b0, &len);
+    char *derived = bb_pinned_dump(&d->p);
     int rc = BB_ENOMEM;
-    if (!body)
+    if (!body || !derived)
         goto out;
     randombytes_buf(key, sizeof(key));
     bb_board_etag(b0->version, body, len, etag);
     rc = bb_db_begin(d->db);
     if (rc == BB_OK)
         rc = bb_db_config_put(d->db, config);
+    if (rc == BB_OK)
+        rc = bb_db_derived_put(d->db, derived);
     if (rc == BB_OK)
         rc = bb_db_token_key_put(d->db, key, sizeof(key));
     if (rc == BB_OK)
@@ -37,6 +41,7 @@ int bb_recovery_create(struct bbd *d, const char *config)
 out:
     sodium_memzero(key, sizeof(key));
     free(body);
+    free(derived);
     return rc;
 }
 

@@ -416,11 +416,10 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "prior_target_step", prior);
     rc |= json_object_set_new(o, "features", json_string(bb_features_name(p->features)));
     rc |= json_object_set_new(o, "next_value_bound", json_boolean(bb_params_next_bound(p)));
-    const double pair = bb_params_y_pair(p); /* the bound in force */
-    rc |= json_object_set_new(o, "y_sensitivity",
-                              json_string(pair < 1.5   ? "centred"
-                                          : pair < 2.0 ? "nonnegative"
-                                                       : "triangle"));
+    const double pair = bb_params_y_pair(p); /* the bound in force: 1, sqrt 2 or 2 */
+    rc |= json_object_set_new(
+        o, "y_sensitivity",
+        json_string(pair == 1.0 ? "centred" : pair < 2.0 ? "nonnegative" : "triangle"));
     rc |= json_object_set_new(o, "y_centre", json_real(bb_params_y_centre(p)));
     rc |= json_object_set_new(o, "plausible", json_real(p->plausible_z));
     rc |= json_object_set_new(o, "plausible_floor", json_real(p->plausible_floor));
