@@ -1,18 +1,19 @@
 /*
  * codec.c — the JSON wire format of billboards and episodes (billboard/codec.h).
  *
- * Encoding is hand-written so that the bytes are canonical (fixed key order,
- * "%.17g" numbers that read back to the same double, null for infinities)
- * and cheap; decoding uses jansson with duplicate keys rejected.
+ * The billboard's and the episode's encoding is hand-written so that the
+ * bytes are canonical (fixed key order, "%.17g" numbers that read back to
+ * the same double, null for infinities) and cheap; an episode is read by
+ * codec_fast.c first. Decoding uses jansson with duplicate keys rejected.
  */
 #include "billboard/codec.h"
 
 #include "buf.h"
 #include "codec_fast.h"
+#include "codec_table.h"
 
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,38 +92,12 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
     return bb_buf_detach(&s, len);
 }
 
-static int say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int say(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (why && whylen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return 0;
-}
-
-/* A finite number, or null where null_is_inf: the encoder writes every
- * infinite value as null, so the decoder reads null back as INFINITY. */
-static int get_num(json_t *v, double *out, int null_is_inf)
-{
-    if (null_is_inf && json_is_null(v)) {
-        *out = INFINITY;
-        return 1;
-    }
-    if (!json_is_number(v))
-        return 0;
-    *out = json_number_value(v);
-    return isfinite(*out);
-}
-
 static int get_vec(json_t *a, double *out, int n)
 {
     if (!json_is_array(a) || (int)json_array_size(a) != n)
         return 0;
     for (int i = 0; i < n; i++)
-        if (!get_num(json_array_get(a, (size_t)i), &out[i], 0))
+        if (!codec_get_num(json_array_get(a, (size_t)i), &out[i], 0))
             return 0;
     return 1;
 }
@@ -144,14 +119,14 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
     memset(out, 0, sizeof(*out));
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        say(why, whylen, "billboard is not valid JSON: %s", jerr.text);
+        codec_say(why, whylen, "billboard is not valid JSON: %s", jerr.text);
         return BB_EPROTO;
     }
     long long version, episode, H, d, A;
     if (!json_is_object(root) || !get_int(root, "version", 0, INT64_MAX, &version) ||
         !get_int(root, "episode", 0, INT64_MAX, &episode) || !get_int(root, "H", 1, 1000, &H) ||
         !get_int(root, "d", 1, 1024, &d) || !get_int(root, "A", 1, 1024, &A)) {
-        say(why, whylen, "billboard header (version, episode, H, d, A) missing or out of range");
+        codec_say(why, whylen, "billboard header (version, episode, H, d, A) missing or out of range");
         goto out;
     }
     if (bb_billboard_init(out, (int)H, (int)d, (int)A) != BB_OK) {
@@ -160,29 +135,29 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
     }
     out->version = (uint64_t)version;
     out->episode = (uint64_t)episode;
-    if (!get_num(json_object_get(root, "beta"), &out->beta, 0)) {
-        say(why, whylen, "billboard beta missing or not a number");
+    if (!codec_get_num(json_object_get(root, "beta"), &out->beta, 0)) {
+        codec_say(why, whylen, "billboard beta missing or not a number");
         goto out;
     }
     json_t *uni = json_object_get(root, "uniform"); /* absent before 2026-11: false */
     if (uni && !json_is_boolean(uni)) {
-        say(why, whylen, "billboard uniform must be true or false");
+        codec_say(why, whylen, "billboard uniform must be true or false");
         goto out;
     }
     out->uniform = json_is_true(uni);
     json_t *pz = json_object_get(root, "plausible_z"); /* absent: 0, no set */
-    if (pz && (!get_num(pz, &out->plausible_z, 0) || out->plausible_z < 0)) {
-        say(why, whylen, "billboard plausible_z must be a number >= 0");
+    if (pz && (!codec_get_num(pz, &out->plausible_z, 0) || out->plausible_z < 0)) {
+        codec_say(why, whylen, "billboard plausible_z must be a number >= 0");
         goto out;
     }
     json_t *pf = json_object_get(root, "plausible_floor"); /* absent: 0 */
-    if (pf && (!get_num(pf, &out->plausible_floor, 0) || out->plausible_floor < 0)) {
-        say(why, whylen, "billboard plausible_floor must be a number >= 0");
+    if (pf && (!codec_get_num(pf, &out->plausible_floor, 0) || out->plausible_floor < 0)) {
+        codec_say(why, whylen, "billboard plausible_floor must be a number >= 0");
         goto out;
     }
     json_t *steps = json_object_get(root, "steps");
     if (!json_is_array(steps) || (long long)json_array_size(steps) != H) {
-        say(why, whylen, "billboard steps must be an array of H entries");
+        codec_say(why, whylen, "billboard steps must be an array of H entries");
         goto out;
     }
     for (int h = 0; h < H; h++) {
@@ -192,32 +167,32 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
         if (!get_int(st, "h", h + 1, h + 1, &hh) ||
             !get_vec(json_object_get(st, "w"), out->w + (size_t)h * d, (int)d) ||
             !json_is_array(gram) || (long long)json_array_size(gram) != d) {
-            say(why, whylen, "billboard step %d malformed", h + 1);
+            codec_say(why, whylen, "billboard step %d malformed", h + 1);
             goto out;
         }
         json_t *sy = json_object_get(st, "sigma_y"); /* absent: 0 */
-        if (sy && (!get_num(sy, &out->sigma_y[h], 0) || out->sigma_y[h] < 0)) {
-            say(why, whylen, "billboard step %d sigma_y must be a number >= 0", h + 1);
+        if (sy && (!codec_get_num(sy, &out->sigma_y[h], 0) || out->sigma_y[h] < 0)) {
+            codec_say(why, whylen, "billboard step %d sigma_y must be a number >= 0", h + 1);
             goto out;
         }
         for (int i = 0; i < d; i++)
             if (!get_vec(json_array_get(gram, (size_t)i), out->gram + ((size_t)h * d + i) * d,
                          (int)d)) {
-                say(why, whylen, "billboard step %d gram row %d malformed", h + 1, i);
+                codec_say(why, whylen, "billboard step %d gram row %d malformed", h + 1, i);
                 goto out;
             }
     }
     json_t *pr = json_object_get(root, "privacy");
     struct bb_privacy_summary *p = &out->privacy;
     long long u, mu, e, me;
-    if (!json_is_object(pr) || !get_num(json_object_get(pr, "rho"), &p->rho, 1) ||
-        !get_num(json_object_get(pr, "epsilon"), &p->epsilon, 1) ||
-        !get_num(json_object_get(pr, "delta"), &p->delta, 0) ||
-        !get_num(json_object_get(pr, "rho_spent"), &p->rho_spent, 1) ||
+    if (!json_is_object(pr) || !codec_get_num(json_object_get(pr, "rho"), &p->rho, 1) ||
+        !codec_get_num(json_object_get(pr, "epsilon"), &p->epsilon, 1) ||
+        !codec_get_num(json_object_get(pr, "delta"), &p->delta, 0) ||
+        !codec_get_num(json_object_get(pr, "rho_spent"), &p->rho_spent, 1) ||
         !get_int(pr, "updates", 0, INT64_MAX, &u) || !get_int(pr, "max_updates", 0, INT64_MAX, &mu) ||
         !get_int(pr, "episodes", 0, INT64_MAX, &e) ||
         !get_int(pr, "max_episodes", 0, INT64_MAX, &me)) {
-        say(why, whylen, "billboard privacy summary malformed");
+        codec_say(why, whylen, "billboard privacy summary malformed");
         goto out;
     }
     p->updates = (long)u;
@@ -297,7 +272,7 @@ static int invalid(char *field, size_t fieldlen, char *why, size_t whylen, const
         vsnprintf(field, fieldlen, fmt, ap);
         va_end(ap);
     }
-    say(why, whylen, "%s", msg);
+    codec_say(why, whylen, "%s", msg);
     return BB_EINVAL;
 }
 
@@ -319,12 +294,12 @@ int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
     json_error_t jerr;
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        say(why, whylen, "malformed JSON at line %d column %d: %s", jerr.line, jerr.column,
+        codec_say(why, whylen, "malformed JSON at line %d column %d: %s", jerr.line, jerr.column,
             jerr.text);
         return BB_EPROTO;
     }
     if (!json_is_object(root)) { /* not an episode at all: a malformed request */
-        say(why, whylen, "the body must be a JSON object");
+        codec_say(why, whylen, "the body must be a JSON object");
         rc = BB_EPROTO;
         goto out;
     }
@@ -381,7 +356,7 @@ int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
             for (int j = 0; j < d; j++) {
                 json_t *x = json_array_get(row, (size_t)j);
                 double v;
-                if (!get_num(x, &v, 0)) {
+                if (!codec_get_num(x, &v, 0)) {
                     invalid(field, fieldlen, why, whylen, "features must be finite numbers",
                             "/steps/%d/features/%d/%d", h, a, j);
                     goto out;
@@ -402,7 +377,7 @@ int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
             goto out;
         }
         out->action[h] = (int)ai;
-        if (!get_num(json_object_get(st, "reward"), &out->reward[h], 0)) {
+        if (!codec_get_num(json_object_get(st, "reward"), &out->reward[h], 0)) {
             invalid(field, fieldlen, why, whylen, "reward must be a finite number in [0, 1]",
                     "/steps/%d/reward", h);
             goto out;
@@ -416,46 +391,9 @@ out:
 }
 
 /* --- jansson's own encoding ------------------------------------------------
- * The receipt, the recommendation and the privacy budget are small and
- * were always written by jansson (compact, 17 significant digits); they
- * keep its bytes. */
-
-#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
-
-/* Dumps o (taken) to a string the caller frees; NULL on ENOMEM. */
-static char *dump(json_t *o, size_t *len)
-{
-    char *s = o ? json_dumps(o, JSON_FLAGS) : NULL;
-    json_decref(o);
-    if (s && len)
-        *len = strlen(s);
-    return s;
-}
-
-/* A number, or null where it is not finite. */
-static json_t *num_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* Parses buf as one JSON object; BB_EPROTO with why otherwise. */
-static int load_object(const char *buf, size_t len, json_t **out, char *why, size_t whylen)
-{
-    json_error_t e;
-    json_t *o = json_loadb(buf ? buf : "", len, JSON_REJECT_DUPLICATES, &e);
-    *out = NULL;
-    if (!o) {
-        say(why, whylen, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
-        return BB_EPROTO;
-    }
-    if (!json_is_object(o)) {
-        json_decref(o);
-        say(why, whylen, "the body must be a JSON object");
-        return BB_EPROTO;
-    }
-    *out = o;
-    return BB_OK;
-}
+ * The recommendation is small and was always written by jansson (compact,
+ * 17 significant digits, codec_dump); it keeps its bytes. The typed answers
+ * (configuration, privacy, clinics) are field tables: codec_table.h. */
 
 /* --- receipt ------------------------------------------------------------- */
 
@@ -473,19 +411,19 @@ int bb_receipt_from_json(const char *buf, size_t len, struct bb_receipt *out, ch
 {
     json_t *o = NULL;
     long long k, v;
-    int rc = load_object(buf, len, &o, why, whylen);
+    int rc = codec_load_object(buf, len, &o, why, whylen);
     if (rc != BB_OK)
         return rc;
     rc = BB_EPROTO;
     if (!get_int(o, "episode", 0, INT64_MAX, &k)) {
-        say(why, whylen, "the receipt lacks the episode number");
+        codec_say(why, whylen, "the receipt lacks the episode number");
         goto out;
     }
     out->episode = (uint64_t)k;
     out->billboard_version = UINT64_MAX;
     if (json_object_get(o, "billboard_version")) {
         if (!get_int(o, "billboard_version", 0, INT64_MAX, &v)) {
-            say(why, whylen, "the receipt's billboard_version is not a version");
+            codec_say(why, whylen, "the receipt's billboard_version is not a version");
             goto out;
         }
         out->billboard_version = (uint64_t)v;
@@ -529,7 +467,7 @@ char *bb_recommend_req_to_json_episode(int h, const double *features, int A, int
         json_decref(o);
         return NULL;
     }
-    return dump(o, len);
+    return codec_dump(o, len);
 }
 
 int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
@@ -540,7 +478,7 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
     json_t *o = NULL;
     if (field && fieldlen)
         field[0] = '\0';
-    int rc = load_object(buf, len, &o, why, whylen);
+    int rc = codec_load_object(buf, len, &o, why, whylen);
     if (rc != BB_OK)
         return rc;
     rc = BB_EINVAL;
@@ -601,7 +539,7 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
             goto out;
         }
         for (int j = 0; j < d; j++)
-            if (!get_num(json_array_get(row, (size_t)j), &x[j], 0)) {
+            if (!codec_get_num(json_array_get(row, (size_t)j), &x[j], 0)) {
                 invalid(field, fieldlen, why, whylen, "feature values must be finite numbers",
                           "/features/%d/%d", a, j);
                 goto out;
@@ -630,7 +568,7 @@ char *bb_recommend_resp_to_json(int action, const double *q, int A, uint64_t ver
     json_t *qa = json_array();
     for (int a = 0; qa && a < A; a++)
         json_array_append_new(qa, json_real(q[a]));
-    return dump(json_pack("{s:i, s:o, s:I}", "action", action, "q", qa, "billboard_version",
+    return codec_dump(json_pack("{s:i, s:o, s:I}", "action", action, "q", qa, "billboard_version",
                           (json_int_t)version),
                 len);
 }
@@ -640,117 +578,18 @@ int bb_recommend_resp_from_json(const char *buf, size_t len, int A, int *action,
 {
     json_t *o = NULL;
     long long act, v;
-    int rc = load_object(buf, len, &o, why, whylen);
+    int rc = codec_load_object(buf, len, &o, why, whylen);
     if (rc != BB_OK)
         return rc;
     rc = BB_EPROTO;
     if (!get_int(o, "action", 0, A - 1, &act) || !get_vec(json_object_get(o, "q"), q, A)) {
-        say(why, whylen, "the answer lacks an action in [0, %d) or q[%d]", A, A);
+        codec_say(why, whylen, "the answer lacks an action in [0, %d) or q[%d]", A, A);
         goto out;
     }
     *action = (int)act;
     if (version)
         *version = get_int(o, "billboard_version", 0, INT64_MAX, &v) ? (uint64_t)v : UINT64_MAX;
     rc = BB_OK;
-out:
-    json_decref(o);
-    return rc;
-}
-
-/* --- the privacy budget -------------------------------------------------- */
-
-static json_t *share_json(const struct bb_privacy_share *s)
-{
-    json_t *o = json_pack("{s:o, s:o, s:o}", "rho", num_or_null(s->rho), "spent",
-                          num_or_null(s->spent), "remaining", num_or_null(s->remaining));
-    if (o && s->mechanism[0]) {
-        json_object_set_new(o, "mechanism", json_string(s->mechanism));
-        json_object_set_new(o, "sigma", json_real(s->sigma));
-        json_object_set_new(o, "releases", json_integer(s->releases));
-        json_object_set_new(o, "parameters", json_string(s->detail));
-    }
-    return o;
-}
-
-char *bb_privacy_budget_to_json(const struct bb_privacy_budget *p, size_t *len)
-{
-    json_t *o = json_object(), *g = share_json(&p->gram), *y = share_json(&p->y);
-    if (o && g && y) {
-        json_object_set_new(o, "private", json_boolean(p->is_private));
-        json_object_set_new(o, "rho", num_or_null(p->rho));
-        json_object_set_new(o, "epsilon", num_or_null(p->epsilon));
-        json_object_set_new(o, "delta", json_real(p->delta));
-        json_object_set_new(o, "rho_spent", num_or_null(p->rho_spent));
-        json_object_set_new(o, "rho_remaining", num_or_null(p->rho_remaining));
-        json_object_set_new(o, "gram", g);
-        json_object_set_new(o, "y", y);
-        json_object_set_new(o, "updates", json_integer(p->updates));
-        json_object_set_new(o, "max_updates", json_integer(p->max_updates));
-        json_object_set_new(o, "episodes", json_integer(p->episodes));
-        json_object_set_new(o, "max_episodes", json_integer(p->max_episodes));
-        json_object_set_new(o, "billboard_version", json_integer(p->billboard_version));
-        g = y = NULL;
-    } else {
-        json_decref(o);
-        o = NULL;
-    }
-    json_decref(g);
-    json_decref(y);
-    return dump(o, len);
-}
-
-static int get_share(json_t *o, const char *key, struct bb_privacy_share *s)
-{
-    json_t *v = json_object_get(o, key), *m;
-    memset(s, 0, sizeof(*s));
-    if (!(json_is_object(v) && get_num(json_object_get(v, "rho"), &s->rho, 1) &&
-          get_num(json_object_get(v, "spent"), &s->spent, 1) &&
-          get_num(json_object_get(v, "remaining"), &s->remaining, 1)))
-        return 0;
-    /* The mechanism's description is optional (older daemons send none). */
-    if (json_is_string(m = json_object_get(v, "mechanism"))) {
-        long long r = 0;
-        snprintf(s->mechanism, sizeof(s->mechanism), "%s", json_string_value(m));
-        if (!get_num(json_object_get(v, "sigma"), &s->sigma, 0) ||
-            !get_int(v, "releases", 0, INT64_MAX, &r))
-            return 0;
-        s->releases = (long)r;
-        if (json_is_string(m = json_object_get(v, "parameters")))
-            snprintf(s->detail, sizeof(s->detail), "%s", json_string_value(m));
-    }
-    return 1;
-}
-
-int bb_privacy_budget_from_json(const char *buf, size_t len, struct bb_privacy_budget *out,
-                                char *why, size_t whylen)
-{
-    json_t *o = NULL;
-    long long u, mu, e, me, v;
-    int rc = load_object(buf, len, &o, why, whylen);
-    if (rc != BB_OK)
-        return rc;
-    json_t *jp = json_object_get(o, "private");
-    if (!json_is_boolean(jp) || !get_num(json_object_get(o, "rho"), &out->rho, 1) ||
-        !get_num(json_object_get(o, "epsilon"), &out->epsilon, 1) ||
-        !get_num(json_object_get(o, "delta"), &out->delta, 0) ||
-        !get_num(json_object_get(o, "rho_spent"), &out->rho_spent, 1) ||
-        !get_num(json_object_get(o, "rho_remaining"), &out->rho_remaining, 1) ||
-        !get_share(o, "gram", &out->gram) || !get_share(o, "y", &out->y) ||
-        !get_int(o, "updates", 0, INT64_MAX, &u) ||
-        !get_int(o, "max_updates", 0, INT64_MAX, &mu) ||
-        !get_int(o, "episodes", 0, INT64_MAX, &e) ||
-        !get_int(o, "max_episodes", 0, INT64_MAX, &me) ||
-        !get_int(o, "billboard_version", 0, INT64_MAX, &v)) {
-        say(why, whylen, "privacy budget malformed");
-        rc = BB_EPROTO;
-        goto out;
-    }
-    out->is_private = json_is_true(jp);
-    out->updates = (long)u;
-    out->max_updates = (long)mu;
-    out->episodes = (long)e;
-    out->max_episodes = (long)me;
-    out->billboard_version = (long)v;
 out:
     json_decref(o);
     return rc;

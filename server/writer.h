@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "auth.h"
+#include "billboard/clinic.h"
 #include "billboard/codec.h"
 #include "board.h"
 #include "db.h"
@@ -41,7 +42,6 @@
 #include "stats.h"
 
 #define BB_IDEM_KEY_MAX    128
-#define BB_CLINIC_NAME_MAX 128
 
 enum bb_job_kind { BB_JOB_EPISODE, BB_JOB_CLINIC_ADD, BB_JOB_CLINIC_REVOKE };
 

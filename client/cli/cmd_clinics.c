@@ -2,7 +2,9 @@
  * cmd_clinics.c — `billboard clinics add|list|revoke`: the administrator's
  * enrolment of clinics (admin token).
  */
+#include <sodium.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -23,6 +25,8 @@ int cmd_clinics(struct cli *cli, const char *sub, int argc, char **argv)
 {
     const char *pos[1];
     struct bb_client *c = NULL;
+    struct bb_clinic added = {0};
+    struct bb_clinic_list listed = {0};
     json_t *j = NULL;
     int npos, err;
     int rc = cli_parse(cli, argc, argv, NULL, pos, 1, &npos);
@@ -49,11 +53,23 @@ int cmd_clinics(struct cli *cli, const char *sub, int argc, char **argv)
     if (rc != EXIT_OKAY)
         goto out;
     if (add)
-        err = bb_client_clinic_add(c, pos[0], &j);
+        err = bb_client_clinic_add(c, pos[0], &added);
     else if (list)
-        err = bb_client_clinic_list(c, &j);
+        err = bb_client_clinic_list(c, &listed);
     else
         err = bb_client_clinic_revoke(c, pos[0]);
+    if (err == BB_OK && !revoke) {
+        /* The daemon's answer as proto/ encodes it, for printing. */
+        size_t len = 0;
+        char *text = add ? bb_clinic_enrolled_to_json(&added, &len)
+                         : bb_clinic_list_to_json(&listed, &len);
+        sodium_memzero(added.token, sizeof(added.token));
+        j = text ? json_loads(text, 0, NULL) : NULL;
+        if (text)
+            sodium_memzero(text, len); /* the enrolment's holds the token */
+        free(text);
+        err = j ? BB_OK : BB_ENOMEM;
+    }
     if (err != BB_OK) {
         rc = cli_fail(c, err, add ? "enrol" : list ? "list" : "revoke");
         goto out;
@@ -86,6 +102,7 @@ int cmd_clinics(struct cli *cli, const char *sub, int argc, char **argv)
             fprintf(stderr, "billboard: the token is shown only once: store it now\n");
     }
 out:
+    bb_clinic_list_release(&listed);
     json_decref(j);
     bb_client_free(c);
     return rc;

@@ -267,6 +267,44 @@ static const char episode_help[] =
     "--id picks an episode; the default is the newest open one.\n"
     "Exit codes: see billboard --help.\n";
 
+/* The state store's episodes as rows: the columns of `episode list`. */
+static json_t *episode_rows(const struct bb_client_episode_list *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < l->n; i++) {
+        const struct bb_client_episode_row *e = &l->rows[i];
+        json_t *row = json_pack(
+            "{s:I, s:s, s:i, s:i, s:I, s:o, s:s, s:o}", "id", (json_int_t)e->id, "state", e->state,
+            "steps", e->steps, "H", e->H, "billboard_version", (json_int_t)e->billboard_version,
+            "episode", e->episode < 0 ? json_null() : json_integer(e->episode), "created",
+            e->created, "reason", e->reason ? json_string(e->reason) : json_null());
+        if (!row || json_array_append_new(a, row) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    return a;
+}
+
+/* `episode list`. Returns an exit code. */
+static int episode_list(struct cli *cli, struct bb_client *c)
+{
+    struct bb_client_episode_list l = {0};
+    json_t *rows = NULL;
+    int err = bb_client_episodes(c, &l);
+    if (err == BB_OK && !(rows = episode_rows(&l)))
+        err = BB_ENOMEM;
+    bb_client_episode_list_release(&l);
+    if (err != BB_OK)
+        return cli_fail(c, err, "state file");
+    if (json_array_size(rows) == 0 && !cli->json)
+        printf("no episodes in the state file\n");
+    else
+        cli_print_rows(cli, rows);
+    json_decref(rows);
+    return EXIT_OKAY;
+}
+
 int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
 {
     const char *file = NULL, *act = NULL, *rew = NULL, *id = NULL, *pos[1];
@@ -332,17 +370,7 @@ int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
         goto out;
     }
     if (strcmp(sub, "list") == 0) {
-        json_t *rows = NULL;
-        err = bb_client_episodes(c, &rows);
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "state file");
-            goto out;
-        }
-        if (json_array_size(rows) == 0 && !cli->json)
-            printf("no episodes in the state file\n");
-        else
-            cli_print_rows(cli, rows);
-        json_decref(rows);
+        rc = episode_list(cli, c);
         goto out;
     }
     if (strcmp(sub, "prune") == 0) {

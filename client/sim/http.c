@@ -167,7 +167,7 @@ static int read_config(struct bb_sim_run *r, const char *url, const char *cacert
                        size_t whylen)
 {
     struct bb_client *c = NULL;
-    json_t *cfg = NULL;
+    struct bb_config_info cfg = {0};
     int rc = new_client(url, cacert, NULL, &c);
     if (rc == BB_OK)
         rc = bb_client_config(c, &cfg);
@@ -178,26 +178,25 @@ static int read_config(struct bb_sim_run *r, const char *url, const char *cacert
     }
     struct bb_params *p = &r->params;
     bb_params_defaults(p);
-    p->H = (int)json_integer_value(json_object_get(cfg, "H"));
-    p->d = (int)json_integer_value(json_object_get(cfg, "d"));
-    p->A = (int)json_integer_value(json_object_get(cfg, "A"));
-    p->K_max = (long)json_integer_value(json_object_get(cfg, "K_max"));
-    p->is_private = json_is_true(json_object_get(cfg, "private"));
-    const json_t *eps = json_object_get(cfg, "epsilon");
-    p->epsilon = json_is_number(eps) ? json_number_value(eps) : INFINITY;
-    p->rho = p->is_private ? json_number_value(json_object_get(cfg, "rho")) : INFINITY;
-    p->beta = json_number_value(json_object_get(cfg, "beta"));
-    p->ridge = json_number_value(json_object_get(cfg, "ridge"));
-    p->max_updates = (long)json_integer_value(json_object_get(cfg, "max_updates"));
+    p->H = cfg.H;
+    p->d = cfg.d;
+    p->A = cfg.A;
+    p->K_max = cfg.K_max;
+    p->is_private = cfg.is_private;
+    p->epsilon = cfg.epsilon;
+    p->rho = p->is_private ? cfg.rho : INFINITY;
+    p->beta = cfg.beta;
+    p->ridge = cfg.ridge;
+    p->max_updates = cfg.max_updates;
     r->algo = p->is_private ? BB_SIM_PRIVATE : BB_SIM_LSVI_UCB_RARE;
-    const char *feat = json_string_value(json_object_get(cfg, "features"));
-    if (feat && strcmp(feat, "simplex") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_SIMPLEX)) {
+    const char *feat = cfg.features;
+    if (strcmp(feat, "simplex") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_SIMPLEX)) {
         snprintf(why, whylen,
                  "the daemon accepts simplex features only (entries >= 0, sum <= 1) but the "
                  "environment %s has rows outside",
                  r->env->name);
         rc = BB_EINVAL;
-    } else if (feat && strcmp(feat, "onehot") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_ONEHOT)) {
+    } else if (strcmp(feat, "onehot") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_ONEHOT)) {
         snprintf(why, whylen,
                  "the daemon accepts onehot features only (entries >= 0, sum <= 1, at most one "
                  "nonzero) but the environment %s has rows outside",
@@ -210,7 +209,7 @@ static int read_config(struct bb_sim_run *r, const char *url, const char *cacert
         rc = BB_EINVAL;
     }
 out:
-    json_decref(cfg);
+    bb_config_info_release(&cfg);
     bb_client_free(c);
     return rc;
 }
@@ -293,7 +292,7 @@ int bb_sim_run_http(struct bb_sim_run *r, const char *url, const char *cacert, c
     struct bb_privacy_budget priv;
     rc = new_client(url, cacert, NULL, &c);
     for (int tries = 0; rc == BB_OK && tries < 300; tries++) {
-        rc = bb_client_privacy_budget(c, &priv);
+        rc = bb_client_privacy(c, &priv);
         if (rc != BB_OK)
             break;
         r->updates = priv.updates;
