@@ -3,7 +3,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -11,29 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "noise.h"
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || isnan(v))
-        return BB_EINVAL;
-    *out = v;
-    return BB_OK;
-}
-
-static int parse_long(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0')
-        return BB_EINVAL;
-    *out = v;
-    return BB_OK;
-}
 
 static int bad(char *why, size_t whylen, const char *name, const char *value)
 {
@@ -145,7 +123,7 @@ int bb_config_option(struct bb_params *p, const char *name, const char *value, c
     switch (o->kind) {
     case K_INT:
     case K_LONG:
-        if (parse_long(value, &l) != BB_OK || l < o->lo || l > o->hi)
+        if (bb_parse_long(value, &l) != BB_OK || l < o->lo || l > o->hi)
             return bad(why, whylen, name, value);
         if (o->kind == K_INT)
             *(int *)field = (int)l;
@@ -156,7 +134,7 @@ int bb_config_option(struct bb_params *p, const char *name, const char *value, c
     case K_DOUBLE_AUTO:
         if (o->kind == K_DOUBLE_AUTO && strcmp(value, "auto") == 0)
             x = 0;
-        else if (parse_double(value, &x) != BB_OK || (o->kind == K_DOUBLE_AUTO && x == 0))
+        else if (bb_parse_double(value, &x) != BB_OK || (o->kind == K_DOUBLE_AUTO && x == 0))
             return bad(why, whylen, name, value);
         *(double *)field = x;
         return BB_OK;
