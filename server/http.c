@@ -2,6 +2,7 @@
  * http.c — libmicrohttpd set-up and the request lifecycle (http.h).
  */
 #include "http.h"
+#include "tls.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

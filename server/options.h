@@ -32,7 +32,7 @@
 
 #include "conffile.h"
 #include "engine/params.h"
-#include "http.h"
+#include "http_opts.h"
 
 #define BB_OPTIONS_MAX_GIVEN 32
 

@@ -11,7 +11,9 @@
 #ifndef BB_RECOVERY_H
 #define BB_RECOVERY_H
 
-#include "daemon.h"
+#include "billboard/err.h"
+
+struct bbd;
 
 /* First start: stores config (borrowed, bb_config_dump() form), a new
  * token-hash key and the engine's billboard 0 into d->db in one

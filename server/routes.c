@@ -19,6 +19,7 @@
 #include "metrics.h"
 #include "openapi.h"
 #include "problem.h"
+#include "writer.h"
 
 static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r);
 static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r);
