@@ -390,47 +390,47 @@ out:
     return rc;
 }
 
-/* --- jansson's own encoding ------------------------------------------------
- * The recommendation is small and was always written by jansson (compact,
- * 17 significant digits, codec_dump); it keeps its bytes. The typed answers
- * (configuration, privacy, clinics) are field tables: codec_table.h. */
+/* --- the small messages -----------------------------------------------------
+ * The receipt and the recommendation's answer are field tables
+ * (codec_table.h), like every typed answer (configuration, privacy,
+ * clinics); the recommendation request, with its feature rows checked one
+ * by one, is read by hand. All were always written by jansson (compact, 17
+ * significant digits) and keep its bytes. */
 
 /* --- receipt ------------------------------------------------------------- */
 
+/* The receipt as it travels: versions are JSON integers (int64). */
+struct receipt_wire {
+    int64_t episode, billboard_version;
+};
+
+static const struct codec_field receipt_fields[] = {
+    {"episode", CODEC_I64, offsetof(struct receipt_wire, episode), 0, 0, NULL, NULL},
+    {"billboard_version", CODEC_I64, offsetof(struct receipt_wire, billboard_version), 0,
+     CODEC_OPTIONAL, NULL, NULL},
+    CODEC_END,
+};
+
 char *bb_receipt_to_json(const struct bb_receipt *r, size_t *len)
 {
-    struct bb_buf s;
-    bb_buf_init(&s);
-    bb_buf_printf(&s, "{\"episode\":%llu,\"billboard_version\":%llu}",
-                  (unsigned long long)r->episode, (unsigned long long)r->billboard_version);
-    return bb_buf_detach(&s, len);
+    struct receipt_wire w = {(int64_t)r->episode, (int64_t)r->billboard_version};
+    return codec_table_dump(receipt_fields, &w, 0, len);
 }
 
 int bb_receipt_from_json(const char *buf, size_t len, struct bb_receipt *out, char *why,
                          size_t whylen)
 {
-    json_t *o = NULL;
-    long long k, v;
-    int rc = codec_load_object(buf, len, &o, why, whylen);
-    if (rc != BB_OK)
-        return rc;
-    rc = BB_EPROTO;
-    if (!get_int(o, "episode", 0, INT64_MAX, &k)) {
-        codec_say(why, whylen, "the receipt lacks the episode number");
-        goto out;
+    struct receipt_wire w = {-1, INT64_MAX};
+    int rc = codec_table_parse(buf, len, receipt_fields, &w, "the receipt", why, whylen);
+    if (rc == BB_OK && (w.episode < 0 || w.billboard_version < 0)) {
+        codec_say(why, whylen, "the receipt's episode and billboard_version must be >= 0");
+        rc = BB_EPROTO;
     }
-    out->episode = (uint64_t)k;
-    out->billboard_version = UINT64_MAX;
-    if (json_object_get(o, "billboard_version")) {
-        if (!get_int(o, "billboard_version", 0, INT64_MAX, &v)) {
-            codec_say(why, whylen, "the receipt's billboard_version is not a version");
-            goto out;
-        }
-        out->billboard_version = (uint64_t)v;
+    if (rc == BB_OK) {
+        out->episode = (uint64_t)w.episode;
+        out->billboard_version =
+            w.billboard_version == INT64_MAX ? UINT64_MAX : (uint64_t)w.billboard_version;
     }
-    rc = BB_OK;
-out:
-    json_decref(o);
     return rc;
 }
 
@@ -562,35 +562,44 @@ void bb_recommend_req_release(struct bb_recommend_req *r)
     memset(r, 0, sizeof(*r));
 }
 
+/* The answer as it travels; q borrowed (encode) or owned (decode). */
+struct resp_wire {
+    int A, action;
+    double *q;
+    int64_t billboard_version;
+};
+
+static const struct codec_field resp_fields[] = {
+    {"action", CODEC_INT, offsetof(struct resp_wire, action), 0, 0, NULL, NULL},
+    {"q", CODEC_REALS, offsetof(struct resp_wire, q), offsetof(struct resp_wire, A), 0, NULL,
+     NULL},
+    {"billboard_version", CODEC_I64, offsetof(struct resp_wire, billboard_version), 0,
+     CODEC_OPTIONAL, NULL, NULL},
+    CODEC_END,
+};
+
 char *bb_recommend_resp_to_json(int action, const double *q, int A, uint64_t version,
                                 size_t *len)
 {
-    json_t *qa = json_array();
-    for (int a = 0; qa && a < A; a++)
-        json_array_append_new(qa, json_real(q[a]));
-    return codec_dump(json_pack("{s:i, s:o, s:I}", "action", action, "q", qa, "billboard_version",
-                          (json_int_t)version),
-                len);
+    struct resp_wire w = {A, action, (double *)q, (int64_t)version};
+    return codec_table_dump(resp_fields, &w, 0, len);
 }
 
 int bb_recommend_resp_from_json(const char *buf, size_t len, int A, int *action, double *q,
                                 uint64_t *version, char *why, size_t whylen)
 {
-    json_t *o = NULL;
-    long long act, v;
-    int rc = codec_load_object(buf, len, &o, why, whylen);
-    if (rc != BB_OK)
-        return rc;
-    rc = BB_EPROTO;
-    if (!get_int(o, "action", 0, A - 1, &act) || !get_vec(json_object_get(o, "q"), q, A)) {
+    struct resp_wire w = {A, -1, NULL, -1};
+    int rc = codec_table_parse(buf, len, resp_fields, &w, "the answer", why, whylen);
+    if (rc == BB_EPROTO || (rc == BB_OK && (w.action < 0 || w.action >= A))) {
         codec_say(why, whylen, "the answer lacks an action in [0, %d) or q[%d]", A, A);
-        goto out;
+        rc = BB_EPROTO;
     }
-    *action = (int)act;
-    if (version)
-        *version = get_int(o, "billboard_version", 0, INT64_MAX, &v) ? (uint64_t)v : UINT64_MAX;
-    rc = BB_OK;
-out:
-    json_decref(o);
+    if (rc == BB_OK) {
+        *action = w.action;
+        memcpy(q, w.q, sizeof(double) * (size_t)A);
+        if (version)
+            *version = w.billboard_version >= 0 ? (uint64_t)w.billboard_version : UINT64_MAX;
+    }
+    codec_table_release(resp_fields, &w);
     return rc;
 }
