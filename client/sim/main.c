@@ -572,6 +572,124 @@ out:
     return status;
 }
 
+/* A run's label: the algorithm, its epsilon, its beta when several. */
+static void label_run(const struct opts *o, const struct bb_sim_run *r, int with_eps, double eps,
+                      double beta, char *out, size_t outlen)
+{
+    if (with_eps && isinf(eps))
+        snprintf(out, outlen, "%s eps=inf", bb_sim_algo_name(r->algo));
+    else if (with_eps)
+        snprintf(out, outlen, "%s eps=%g", bb_sim_algo_name(r->algo), eps);
+    else
+        snprintf(out, outlen, "%s", bb_sim_algo_name(r->algo));
+    if (o->nbetas > 1 && r->algo != BB_SIM_RANDOM) {
+        size_t l = strlen(out);
+        snprintf(out + l, outlen - l, " beta=%g", beta);
+    }
+}
+
+/* The plan of in-process runs into runs, items and labels (MAX_RUNS each):
+ * per beta, each algorithm; private and paper once per epsilon; random
+ * once (it has no beta). Returns the number of runs. */
+static int plan_runs(const struct opts *o, const struct bb_sim_env *env,
+                     struct bb_sim_run *runs, struct bb_sim_report_item *items,
+                     char (*labels)[64])
+{
+    int nruns = 0;
+    for (int b = 0; b < o->nbetas; b++)
+        for (int al = 0; al < BB_SIM_NALGO; al++) {
+            if (!o->algo_on[al] || (al == BB_SIM_RANDOM && b > 0))
+                continue;
+            int per = al == BB_SIM_PRIVATE || al == BB_SIM_PAPER ? o->neps : 1;
+            for (int e = 0; e < per && nruns < MAX_RUNS; e++) {
+                struct bb_sim_run *r = &runs[nruns];
+                int with_eps = per > 1 || al == BB_SIM_PRIVATE || al == BB_SIM_PAPER;
+                r->env = env;
+                r->algo = (enum bb_sim_algo)al;
+                r->base = o->base;
+                r->base.beta = o->betas[b];
+                r->episodes = o->K;
+                r->clinics = (int)o->clinics;
+                r->seed = (uint64_t)o->seed;
+                if (with_eps) {
+                    r->base.rho = 0;
+                    r->base.epsilon = o->eps[e];
+                }
+                label_run(o, r, with_eps, o->eps[e], o->betas[b], labels[nruns], 64);
+                if (!o->quiet) {
+                    r->progress = progress;
+                    r->progress_arg = labels[nruns];
+                }
+                items[nruns].run = r;
+                items[nruns].label = labels[nruns];
+                nruns++;
+            }
+        }
+    return nruns;
+}
+
+/* Runs each planned run (in process; over HTTP it has run already), says
+ * how it went on stderr and writes its rows to csv (may be NULL). BB_OK or
+ * the first error (said). */
+static int execute_runs(const struct opts *o, struct bb_sim_run *runs,
+                        const struct bb_sim_report_item *items, int nruns, FILE *csv)
+{
+    char why[512] = "";
+    for (int i = 0; i < nruns; i++) {
+        struct bb_sim_run *r = &runs[i];
+        int rc = o->server ? BB_OK : bb_sim_run_inprocess(r, why, sizeof(why));
+        if (rc != BB_OK) {
+            fprintf(stderr, "billboard-sim: %s: %s\n", items[i].label, why);
+            return rc;
+        }
+        double cum = 0.0;
+        for (long k = 0; k < r->episodes; k++)
+            cum += r->regret[k];
+        fprintf(stderr,
+                "%s: K=%ld cumulative regret %.3f, switches %ld, updates %ld, "
+                "%.0f episodes/s (%.2f s)\n",
+                items[i].label, r->episodes, cum, r->switches[r->episodes - 1], r->updates,
+                r->seconds > 0 ? (double)r->episodes / r->seconds : 0.0, r->seconds);
+        if (o->server)
+            fprintf(stderr,
+                    "%s: the daemon reports %ld updates (GET /v1/privacy); "
+                    "the clinics used %ld new versions\n",
+                    items[i].label, r->updates, r->switches[r->episodes - 1]);
+        if (r->notpd)
+            fprintf(stderr, "%s: %ld updates refused (noisy Gram matrix not PD)\n", items[i].label,
+                    r->notpd);
+        if (csv)
+            bb_sim_report_csv(csv, r, o->every > 0 ? o->every : (o->K / 1000 > 0 ? o->K / 1000 : 1));
+    }
+    return BB_OK;
+}
+
+/* The summary table and the plots. 0, or 1 after a message. */
+static int write_summary(const struct opts *o, const struct bb_sim_env *env,
+                         const struct bb_sim_report_item *items, int nruns)
+{
+    FILE *summary = open_out(o->summary, stderr);
+    if (!summary) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", o->summary, strerror(errno));
+        return 1;
+    }
+    bb_sim_report_table(summary, items, nruns, o->checkpoints, o->ncheck);
+    if (close_out(summary) != 0) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", o->summary, strerror(errno));
+        return 1;
+    }
+    if (o->plot) {
+        char title[160];
+        snprintf(title, sizeof(title), "%s (S=%d A=%d d=%d H=%d)", env->name, env->S, env->A,
+                 env->d, env->H);
+        if (bb_sim_report_plot(o->plot, title, items, nruns, 1) != BB_OK) {
+            fprintf(stderr, "billboard-sim: gnuplot failed for %s\n", o->plot);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct opts o;
@@ -579,9 +697,8 @@ int main(int argc, char **argv)
     struct bb_sim_run *runs = NULL;
     struct bb_sim_report_item items[MAX_RUNS];
     char labels[MAX_RUNS][64];
-    char why[512] = "";
     int nruns = 0, status = 2;
-    FILE *csv = NULL, *summary = NULL;
+    FILE *csv = NULL;
 
     /* One run is one thread; OpenBLAS's own threads only spin on matrices
      * of d <= 32 (measured: 1121 vs 661 episodes/s at d=32, H=10, A=8 on
@@ -607,48 +724,9 @@ int main(int argc, char **argv)
         items[0].run = &runs[0];
         items[0].label = labels[0];
         nruns = 1;
+    } else {
+        nruns = plan_runs(&o, env, runs, items, labels);
     }
-    /* The plan: per beta, each algorithm; private and paper once per epsilon;
-     * random once (it has no beta). */
-    for (int b = 0; b < o.nbetas && !o.server; b++)
-        for (int al = 0; al < BB_SIM_NALGO; al++) {
-            if (!o.algo_on[al] || (al == BB_SIM_RANDOM && b > 0))
-                continue;
-            int per = al == BB_SIM_PRIVATE || al == BB_SIM_PAPER ? o.neps : 1;
-            for (int e = 0; e < per && nruns < MAX_RUNS; e++) {
-                struct bb_sim_run *r = &runs[nruns];
-                r->env = env;
-                r->algo = (enum bb_sim_algo)al;
-                r->base = o.base;
-                r->base.beta = o.betas[b];
-                r->episodes = o.K;
-                r->clinics = (int)o.clinics;
-                r->seed = (uint64_t)o.seed;
-                if (per > 1 || al == BB_SIM_PRIVATE || al == BB_SIM_PAPER) {
-                    r->base.rho = 0;
-                    r->base.epsilon = o.eps[e];
-                    if (isinf(o.eps[e]))
-                        snprintf(labels[nruns], sizeof(labels[0]), "%s eps=inf",
-                                 bb_sim_algo_name(r->algo));
-                    else
-                        snprintf(labels[nruns], sizeof(labels[0]), "%s eps=%g",
-                                 bb_sim_algo_name(r->algo), o.eps[e]);
-                } else {
-                    snprintf(labels[nruns], sizeof(labels[0]), "%s", bb_sim_algo_name(r->algo));
-                }
-                if (o.nbetas > 1 && al != BB_SIM_RANDOM) {
-                    size_t l = strlen(labels[nruns]);
-                    snprintf(labels[nruns] + l, sizeof(labels[0]) - l, " beta=%g", o.betas[b]);
-                }
-                if (!o.quiet) {
-                    r->progress = progress;
-                    r->progress_arg = labels[nruns];
-                }
-                items[nruns].run = r;
-                items[nruns].label = labels[nruns];
-                nruns++;
-            }
-        }
     if (o.csv) {
         csv = open_out(o.csv, NULL);
         if (!csv) {
@@ -657,58 +735,15 @@ int main(int argc, char **argv)
         }
         bb_sim_report_csv_header(csv);
     }
-    for (int i = 0; i < nruns; i++) {
-        struct bb_sim_run *r = &runs[i];
-        rc = o.server ? BB_OK : bb_sim_run_inprocess(r, why, sizeof(why));
-        if (rc != BB_OK) {
-            fprintf(stderr, "billboard-sim: %s: %s\n", items[i].label, why);
-            goto out;
-        }
-        double cum = 0.0;
-        for (long k = 0; k < r->episodes; k++)
-            cum += r->regret[k];
-        fprintf(stderr,
-                "%s: K=%ld cumulative regret %.3f, switches %ld, updates %ld, "
-                "%.0f episodes/s (%.2f s)\n",
-                items[i].label, r->episodes, cum, r->switches[r->episodes - 1], r->updates,
-                r->seconds > 0 ? (double)r->episodes / r->seconds : 0.0, r->seconds);
-        if (o.server)
-            fprintf(stderr,
-                    "%s: the daemon reports %ld updates (GET /v1/privacy); "
-                    "the clinics used %ld new versions\n",
-                    items[i].label, r->updates, r->switches[r->episodes - 1]);
-        if (r->notpd)
-            fprintf(stderr, "%s: %ld updates refused (noisy Gram matrix not PD)\n", items[i].label,
-                    r->notpd);
-        if (csv)
-            bb_sim_report_csv(csv, r, o.every > 0 ? o.every : (o.K / 1000 > 0 ? o.K / 1000 : 1));
-    }
+    if (execute_runs(&o, runs, items, nruns, csv) != BB_OK)
+        goto out;
     if (close_out(csv) != 0) {
         csv = NULL;
         fprintf(stderr, "billboard-sim: %s: %s\n", o.csv, strerror(errno));
         goto out;
     }
     csv = NULL;
-    summary = open_out(o.summary, stderr);
-    if (!summary) {
-        fprintf(stderr, "billboard-sim: %s: %s\n", o.summary, strerror(errno));
-        goto out;
-    }
-    bb_sim_report_table(summary, items, nruns, o.checkpoints, o.ncheck);
-    if (close_out(summary) != 0) {
-        fprintf(stderr, "billboard-sim: %s: %s\n", o.summary, strerror(errno));
-        goto out;
-    }
-    if (o.plot) {
-        char title[160];
-        snprintf(title, sizeof(title), "%s (S=%d A=%d d=%d H=%d)", env->name, env->S, env->A,
-                 env->d, env->H);
-        if (bb_sim_report_plot(o.plot, title, items, nruns, 1) != BB_OK) {
-            fprintf(stderr, "billboard-sim: gnuplot failed for %s\n", o.plot);
-            goto out;
-        }
-    }
-    status = 0;
+    status = write_summary(&o, env, items, nruns);
 out:
     close_out(csv);
     for (int i = 0; runs && i < nruns; i++)
