@@ -57,26 +57,119 @@ static int new_client(const char *url, const char *cacert, const char *token,
     return rc;
 }
 
+/* A clinic's policy tables: the billboard's, the episode's, and the exact
+ * value of the one played. */
+struct tables {
+    int *pi, *pi_episode; /* H*S */
+    unsigned char *set;   /* H*S*A */
+    double *vpi;          /* (H+1)*S */
+    int has_set;
+    uint64_t cached; /* the billboard version pi is the table of */
+};
+
+/* The table the episode with key plays on billboard b, its exact value in
+ * t->vpi. NULL on error (said in sh). */
+static const int *episode_table(struct shared *sh, const struct bb_sim_env *env,
+                                const struct bb_billboard *b, const char *key, struct tables *t)
+{
+    int rc;
+    if (b->version != t->cached || b->uniform) {
+        if ((rc = bb_sim_policy_table(env, b, key, t->pi, t->set)) != BB_OK) {
+            set_error(sh, rc, "policy of the billboard: %s%s", bb_strerror(rc), "");
+            return NULL;
+        }
+        bb_sim_eval_policy(env, t->pi, t->set, t->vpi);
+        t->has_set = !b->uniform && bb_sim_has_set(env, t->pi);
+        t->cached = b->version;
+    }
+    if (!t->has_set)
+        return t->pi;
+    if ((rc = bb_sim_policy_resolve(env, t->pi, t->set, key, t->pi_episode)) != BB_OK) {
+        set_error(sh, rc, "policy of the episode: %s%s", bb_strerror(rc), "");
+        return NULL;
+    }
+    bb_sim_eval_policy(env, t->pi_episode, NULL, t->vpi);
+    return t->pi_episode;
+}
+
+/* The next episode index for a clinic to play, or -1 when all are
+ * claimed or a clinic failed. */
+static long claim(struct shared *sh)
+{
+    pthread_mutex_lock(&sh->mu);
+    long k = sh->failed || sh->next >= sh->r->episodes ? -1 : sh->next++;
+    pthread_mutex_unlock(&sh->mu);
+    return k;
+}
+
+/* Counts an episode done and reports the progress now and then. */
+static void count_done(struct shared *sh)
+{
+    struct bb_sim_run *r = sh->r;
+    pthread_mutex_lock(&sh->mu);
+    long done = ++sh->done;
+    long step = r->episodes / 100 > 0 ? r->episodes / 100 : 1;
+    if (r->progress && (done % step == 0 || done == r->episodes))
+        r->progress(r->progress_arg, done, r->episodes);
+    pthread_mutex_unlock(&sh->mu);
+}
+
+/* Plays episode k on the current billboard and submits it. BB_OK, or the
+ * error (said in sh). */
+static int clinic_episode(struct shared *sh, struct bb_client *c, struct tables *t,
+                          struct bb_episode_buf *ep, struct bb_rng *rng, long k)
+{
+    struct bb_sim_run *r = sh->r;
+    const struct bb_sim_env *env = r->env;
+    char msg[256];
+    int rc = bb_client_fetch_billboard(c, NULL);
+    if (rc != BB_OK) {
+        snprintf(msg, sizeof(msg), "%s (HTTP %d) %s", bb_strerror(rc), bb_client_last_status(c),
+                 bb_client_last_detail(c));
+        set_error(sh, rc, "GET /v1/billboard: %s%s", msg, "");
+        return rc;
+    }
+    /* The episode's key: its idempotency key, and the seed of its random
+     * policy while the billboard holds no data, of its picks from the
+     * plausible sets after an update (proto/explore.c), as for a clinic
+     * that asks within an open episode. */
+    char key[65];
+    bb_client_new_key(key);
+    const int *played = episode_table(sh, env, bb_client_billboard(c), key, t);
+    if (!played)
+        return BB_EINVAL;
+    int x1 = bb_sim_policy_play(env, played, t->set, rng, ep->features, ep->action, ep->reward);
+    ep->billboard_version = t->cached;
+    r->regret[k] = sh->vstar[x1] - t->vpi[x1];
+    sh->version[k] = t->cached;
+    if ((rc = bb_client_submit(c, ep, key, NULL)) != BB_OK) {
+        snprintf(msg, sizeof(msg), "%s (HTTP %d) %s: %s", bb_strerror(rc),
+                 bb_client_last_status(c), bb_client_last_title(c), bb_client_last_detail(c));
+        set_error(sh, rc, "POST /v1/episodes: %s%s", msg, "");
+        return rc;
+    }
+    count_done(sh);
+    return BB_OK;
+}
+
 static void *clinic_main(void *arg)
 {
     struct clinic *cl = arg;
     struct shared *sh = cl->sh;
-    struct bb_sim_run *r = sh->r;
-    const struct bb_sim_env *env = r->env;
-    const int S = env->S, H = env->H, A = env->A, d = env->d;
+    const struct bb_sim_env *env = sh->r->env;
+    const int S = env->S, H = env->H, A = env->A;
     struct bb_client *c = NULL;
     struct bb_episode_buf ep = {0};
     struct bb_rng rng;
-    int *pi = malloc(sizeof(int) * (size_t)H * S), *pi_episode = malloc(sizeof(int) * (size_t)H * S);
-    int has_set = 0;
-    unsigned char *set = malloc((size_t)H * S * A);
-    double *vpi = malloc(sizeof(double) * (size_t)(H + 1) * S);
-    uint64_t cached = UINT64_MAX;
-    char msg[256];
+    struct tables t = {.pi = malloc(sizeof(int) * (size_t)H * S),
+                       .pi_episode = malloc(sizeof(int) * (size_t)H * S),
+                       .set = malloc((size_t)H * S * A),
+                       .vpi = malloc(sizeof(double) * (size_t)(H + 1) * S),
+                       .cached = UINT64_MAX};
     int rc;
 
-    bb_rng_init_seeded(&rng, r->seed * 1000003ULL + (uint64_t)cl->index + 1);
-    if (!pi || !pi_episode || !set || !vpi) {
+    bb_rng_init_seeded(&rng, sh->r->seed * 1000003ULL + (uint64_t)cl->index + 1);
+    if (!t.pi || !t.pi_episode || !t.set || !t.vpi) {
         set_error(sh, BB_ENOMEM, "%s%s", "out of memory", "");
         goto out;
     }
@@ -84,81 +177,21 @@ static void *clinic_main(void *arg)
         set_error(sh, rc, "cannot create a client for %s: %s", sh->url, bb_strerror(rc));
         goto out;
     }
-    if ((rc = bb_episode_buf_init(&ep, H, A, d)) != BB_OK) {
+    if ((rc = bb_episode_buf_init(&ep, H, A, env->d)) != BB_OK) {
         set_error(sh, rc, "%s%s", "out of memory", "");
         goto out;
     }
-    for (;;) {
-        pthread_mutex_lock(&sh->mu);
-        long k = sh->failed || sh->next >= r->episodes ? -1 : sh->next++;
-        pthread_mutex_unlock(&sh->mu);
-        if (k < 0)
+    for (long k; (k = claim(sh)) >= 0;)
+        if (clinic_episode(sh, c, &t, &ep, &rng, k) != BB_OK)
             break;
-        if ((rc = bb_client_fetch_billboard(c, NULL)) != BB_OK) {
-            snprintf(msg, sizeof(msg), "%s (HTTP %d) %s", bb_strerror(rc), bb_client_last_status(c),
-                     bb_client_last_detail(c));
-            set_error(sh, rc, "GET /v1/billboard: %s%s", msg, "");
-            break;
-        }
-        const struct bb_billboard *b = bb_client_billboard(c);
-        /* The episode's key: its idempotency key, and the seed of its
-         * random policy while the billboard holds no data, of its picks
-         * from the plausible sets after an update (proto/explore.c), as
-         * for a clinic that asks within an open episode. */
-        char key[65];
-        bb_client_new_key(key);
-        if (b->version != cached || b->uniform) {
-            if ((rc = bb_sim_policy_table(env, b, key, pi, set)) != BB_OK) {
-                set_error(sh, rc, "policy of the billboard: %s%s", bb_strerror(rc), "");
-                break;
-            }
-            bb_sim_eval_policy(env, pi, set, vpi);
-            has_set = !b->uniform && bb_sim_has_set(env, pi);
-            cached = b->version;
-        }
-        const int *played = pi;
-        if (has_set) {
-            if ((rc = bb_sim_policy_resolve(env, pi, set, key, pi_episode)) != BB_OK) {
-                set_error(sh, rc, "policy of the episode: %s%s", bb_strerror(rc), "");
-                break;
-            }
-            bb_sim_eval_policy(env, pi_episode, NULL, vpi);
-            played = pi_episode;
-        }
-        /* Play the episode with the table (Alg. 1 lines 15–19). */
-        int x1 = bb_sim_env_reset(env, &rng), s = x1;
-        const size_t ad = (size_t)A * d;
-        for (int h = 0; h < H; h++) {
-            int a = bb_sim_policy_action(env, played, set, h, s, &rng);
-            memcpy(ep.features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
-            ep.action[h] = a;
-            ep.reward[h] = env->reward[((size_t)h * S + s) * A + a];
-            s = bb_sim_env_step(env, h, s, a, &rng);
-        }
-        ep.billboard_version = cached;
-        r->regret[k] = sh->vstar[x1] - vpi[x1];
-        sh->version[k] = cached;
-        if ((rc = bb_client_submit(c, &ep, key, NULL)) != BB_OK) {
-            snprintf(msg, sizeof(msg), "%s (HTTP %d) %s: %s", bb_strerror(rc),
-                     bb_client_last_status(c), bb_client_last_title(c), bb_client_last_detail(c));
-            set_error(sh, rc, "POST /v1/episodes: %s%s", msg, "");
-            break;
-        }
-        pthread_mutex_lock(&sh->mu);
-        long done = ++sh->done;
-        long step = r->episodes / 100 > 0 ? r->episodes / 100 : 1;
-        if (r->progress && (done % step == 0 || done == r->episodes))
-            r->progress(r->progress_arg, done, r->episodes);
-        pthread_mutex_unlock(&sh->mu);
-    }
 out:
     bb_episode_buf_release(&ep);
     bb_client_free(c);
     bb_rng_release(&rng);
-    free(pi);
-    free(pi_episode);
-    free(set);
-    free(vpi);
+    free(t.pi);
+    free(t.pi_episode);
+    free(t.set);
+    free(t.vpi);
     return NULL;
 }
 

@@ -115,25 +115,6 @@ struct clinic {
     double *reward;   /* H */
 };
 
-/* Plays one episode with the action table pi (NULL: uniformly random
- * everywhere; an entry BB_SIM_UNIFORM: there) and
- * returns its initial state. */
-static int play(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
-                struct bb_rng *rng, struct clinic *c)
-{
-    const int S = env->S, A = env->A, d = env->d;
-    const size_t ad = (size_t)A * d;
-    int x1 = bb_sim_env_reset(env, rng), s = x1;
-    for (int h = 0; h < env->H; h++) {
-        int a = bb_sim_policy_action(env, pi, set, h, s, rng);
-        memcpy(c->features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
-        c->action[h] = a;
-        c->reward[h] = env->reward[((size_t)h * S + s) * A + a];
-        s = bb_sim_env_step(env, h, s, a, rng);
-    }
-    return x1;
-}
-
 /* The working state of one in-process run: the engine, the generators,
  * the clinics' buffers, the exact values and the policy tables. */
 struct inproc {
@@ -241,7 +222,8 @@ static int play_round(struct inproc *w, struct bb_sim_run *r, long k, long n, ch
             if (b->uniform)
                 w->cached = b->version;
         }
-        int x1 = play(w->env, played, w->set, &w->rng_env, &w->cl[c]);
+        int x1 = bb_sim_policy_play(w->env, played, w->set, &w->rng_env, w->cl[c].features,
+                                    w->cl[c].action, w->cl[c].reward);
         r->regret[k + c] = w->vstar[x1] - w->vpi[x1];
         r->switches[k + c] = w->switches;
     }
