@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,64 @@ static int get_int(json_t *o, const char *key, long long lo, long long hi, long 
     return *out >= lo && *out <= hi;
 }
 
+/* The privacy summary a billboard carries: a field table. */
+#define SUMMARY(key, kind, member)                                                             \
+    {key, kind, offsetof(struct bb_privacy_summary, member), 0, 0, NULL, NULL}
+static const struct codec_field summary_fields[] = {
+    SUMMARY("rho", CODEC_REAL_INF, rho),
+    SUMMARY("epsilon", CODEC_REAL_INF, epsilon),
+    SUMMARY("delta", CODEC_REAL, delta),
+    SUMMARY("rho_spent", CODEC_REAL_INF, rho_spent),
+    SUMMARY("updates", CODEC_LONG, updates),
+    SUMMARY("max_updates", CODEC_LONG, max_updates),
+    SUMMARY("episodes", CODEC_LONG, episodes),
+    SUMMARY("max_episodes", CODEC_LONG, max_episodes),
+    CODEC_END,
+};
+
+static int read_summary(json_t *pr, struct bb_privacy_summary *p, char *why, size_t whylen)
+{
+    if (!json_is_object(pr) ||
+        codec_table_decode(pr, summary_fields, p, "the summary", NULL, 0) != BB_OK ||
+        p->updates < 0 || p->max_updates < 0 || p->episodes < 0 || p->max_episodes < 0) {
+        codec_say(why, whylen, "billboard privacy summary malformed");
+        return BB_EPROTO;
+    }
+    return BB_OK;
+}
+
+/* Step h (0-based) of a billboard: w, the Gram matrix, sigma_y. */
+static int read_step(json_t *st, int h, struct bb_billboard *out, char *why, size_t whylen)
+{
+    const int d = out->d;
+    long long hh;
+    json_t *gram = json_object_get(st, "gram");
+    if (!get_int(st, "h", h + 1, h + 1, &hh) ||
+        !get_vec(json_object_get(st, "w"), out->w + (size_t)h * d, d) || !json_is_array(gram) ||
+        (long long)json_array_size(gram) != d) {
+        codec_say(why, whylen, "billboard step %d malformed", h + 1);
+        return BB_EPROTO;
+    }
+    json_t *sy = json_object_get(st, "sigma_y"); /* absent: 0 */
+    if (sy && (!codec_get_num(sy, &out->sigma_y[h], 0) || out->sigma_y[h] < 0)) {
+        codec_say(why, whylen, "billboard step %d sigma_y must be a number >= 0", h + 1);
+        return BB_EPROTO;
+    }
+    for (int i = 0; i < d; i++)
+        if (!get_vec(json_array_get(gram, (size_t)i), out->gram + ((size_t)h * d + i) * d, d)) {
+            codec_say(why, whylen, "billboard step %d gram row %d malformed", h + 1, i);
+            return BB_EPROTO;
+        }
+    return BB_OK;
+}
+
+/* A number >= 0 under key, absent: 0. */
+static int get_nonneg(json_t *o, const char *key, double *out)
+{
+    json_t *v = json_object_get(o, key);
+    return !v || (codec_get_num(v, out, 0) && *out >= 0);
+}
+
 int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out, char *why,
                            size_t whylen)
 {
@@ -139,19 +198,18 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
         codec_say(why, whylen, "billboard beta missing or not a number");
         goto out;
     }
-    json_t *uni = json_object_get(root, "uniform"); /* absent before 2026-11: false */
+    json_t *uni = json_object_get(root, "uniform"); /* absent: false */
     if (uni && !json_is_boolean(uni)) {
         codec_say(why, whylen, "billboard uniform must be true or false");
         goto out;
     }
     out->uniform = json_is_true(uni);
-    json_t *pz = json_object_get(root, "plausible_z"); /* absent: 0, no set */
-    if (pz && (!codec_get_num(pz, &out->plausible_z, 0) || out->plausible_z < 0)) {
+    /* Absent: 0, no plausible set. */
+    if (!get_nonneg(root, "plausible_z", &out->plausible_z)) {
         codec_say(why, whylen, "billboard plausible_z must be a number >= 0");
         goto out;
     }
-    json_t *pf = json_object_get(root, "plausible_floor"); /* absent: 0 */
-    if (pf && (!codec_get_num(pf, &out->plausible_floor, 0) || out->plausible_floor < 0)) {
+    if (!get_nonneg(root, "plausible_floor", &out->plausible_floor)) {
         codec_say(why, whylen, "billboard plausible_floor must be a number >= 0");
         goto out;
     }
@@ -160,46 +218,10 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
         codec_say(why, whylen, "billboard steps must be an array of H entries");
         goto out;
     }
-    for (int h = 0; h < H; h++) {
-        json_t *st = json_array_get(steps, (size_t)h);
-        long long hh;
-        json_t *gram = json_object_get(st, "gram");
-        if (!get_int(st, "h", h + 1, h + 1, &hh) ||
-            !get_vec(json_object_get(st, "w"), out->w + (size_t)h * d, (int)d) ||
-            !json_is_array(gram) || (long long)json_array_size(gram) != d) {
-            codec_say(why, whylen, "billboard step %d malformed", h + 1);
+    for (int h = 0; h < H; h++)
+        if (read_step(json_array_get(steps, (size_t)h), h, out, why, whylen) != BB_OK)
             goto out;
-        }
-        json_t *sy = json_object_get(st, "sigma_y"); /* absent: 0 */
-        if (sy && (!codec_get_num(sy, &out->sigma_y[h], 0) || out->sigma_y[h] < 0)) {
-            codec_say(why, whylen, "billboard step %d sigma_y must be a number >= 0", h + 1);
-            goto out;
-        }
-        for (int i = 0; i < d; i++)
-            if (!get_vec(json_array_get(gram, (size_t)i), out->gram + ((size_t)h * d + i) * d,
-                         (int)d)) {
-                codec_say(why, whylen, "billboard step %d gram row %d malformed", h + 1, i);
-                goto out;
-            }
-    }
-    json_t *pr = json_object_get(root, "privacy");
-    struct bb_privacy_summary *p = &out->privacy;
-    long long u, mu, e, me;
-    if (!json_is_object(pr) || !codec_get_num(json_object_get(pr, "rho"), &p->rho, 1) ||
-        !codec_get_num(json_object_get(pr, "epsilon"), &p->epsilon, 1) ||
-        !codec_get_num(json_object_get(pr, "delta"), &p->delta, 0) ||
-        !codec_get_num(json_object_get(pr, "rho_spent"), &p->rho_spent, 1) ||
-        !get_int(pr, "updates", 0, INT64_MAX, &u) || !get_int(pr, "max_updates", 0, INT64_MAX, &mu) ||
-        !get_int(pr, "episodes", 0, INT64_MAX, &e) ||
-        !get_int(pr, "max_episodes", 0, INT64_MAX, &me)) {
-        codec_say(why, whylen, "billboard privacy summary malformed");
-        goto out;
-    }
-    p->updates = (long)u;
-    p->max_updates = (long)mu;
-    p->episodes = (long)e;
-    p->max_episodes = (long)me;
-    rc = BB_OK;
+    rc = read_summary(json_object_get(root, "privacy"), &out->privacy, why, whylen);
 out:
     json_decref(root);
     if (rc != BB_OK)
@@ -276,6 +298,54 @@ static int invalid(char *field, size_t fieldlen, char *why, size_t whylen, const
     return BB_EINVAL;
 }
 
+/* Step h (0-based) of an episode body into out: BB_OK, or BB_EINVAL with
+ * the JSON pointer of the culprit in field. */
+static int read_episode_step(json_t *st, int h, struct bb_episode_buf *out, char *field,
+                             size_t fieldlen, char *why, size_t whylen)
+{
+    const int A = out->A, d = out->d;
+    const char *key;
+    json_t *val;
+    char msg[96];
+    if (!json_is_object(st))
+        return invalid(field, fieldlen, why, whylen, "each step must be an object", "/steps/%d",
+                       h);
+    json_object_foreach(st, key, val) {
+        if (strcmp(key, "features") && strcmp(key, "action") && strcmp(key, "reward"))
+            return invalid(field, fieldlen, why, whylen, "unknown field", "/steps/%d/%s", h, key);
+    }
+    json_t *feat = json_object_get(st, "features");
+    if (!json_is_array(feat) || (int)json_array_size(feat) != A) {
+        snprintf(msg, sizeof(msg), "features must be an array of exactly A = %d rows", A);
+        return invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features", h);
+    }
+    for (int a = 0; a < A; a++) {
+        json_t *row = json_array_get(feat, (size_t)a);
+        if (!json_is_array(row) || (int)json_array_size(row) != d) {
+            snprintf(msg, sizeof(msg), "a feature row must have exactly d = %d numbers", d);
+            return invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features/%d", h, a);
+        }
+        for (int j = 0; j < d; j++)
+            if (!codec_get_num(json_array_get(row, (size_t)j),
+                               &out->features[((size_t)h * A + a) * d + j], 0))
+                return invalid(field, fieldlen, why, whylen, "features must be finite numbers",
+                               "/steps/%d/features/%d/%d", h, a, j);
+    }
+    json_t *act = json_object_get(st, "action");
+    if (!json_is_integer(act))
+        return invalid(field, fieldlen, why, whylen, "action must be an integer",
+                       "/steps/%d/action", h);
+    long long ai = json_integer_value(act);
+    if (ai < 0 || ai >= A)
+        return invalid(field, fieldlen, why, whylen, "action index out of range [0, A)",
+                       "/steps/%d/action", h);
+    out->action[h] = (int)ai;
+    if (!codec_get_num(json_object_get(st, "reward"), &out->reward[h], 0))
+        return invalid(field, fieldlen, why, whylen, "reward must be a finite number in [0, 1]",
+                       "/steps/%d/reward", h);
+    return BB_OK;
+}
+
 int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
                          struct bb_episode_buf *out, char *field, size_t fieldlen, char *why,
                          size_t whylen)
@@ -326,63 +396,10 @@ int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
         invalid(field, fieldlen, why, whylen, msg, "%s", "/steps");
         goto out;
     }
-    for (int h = 0; h < H; h++) {
-        json_t *st = json_array_get(steps, (size_t)h);
-        if (!json_is_object(st)) {
-            invalid(field, fieldlen, why, whylen, "each step must be an object", "/steps/%d", h);
+    for (int h = 0; h < H; h++)
+        if (read_episode_step(json_array_get(steps, (size_t)h), h, out, field, fieldlen, why,
+                              whylen) != BB_OK)
             goto out;
-        }
-        json_object_foreach(st, key, val) {
-            if (strcmp(key, "features") && strcmp(key, "action") && strcmp(key, "reward")) {
-                invalid(field, fieldlen, why, whylen, "unknown field", "/steps/%d/%s", h, key);
-                goto out;
-            }
-        }
-        json_t *feat = json_object_get(st, "features");
-        if (!json_is_array(feat) || (int)json_array_size(feat) != A) {
-            char msg[96];
-            snprintf(msg, sizeof(msg), "features must be an array of exactly A = %d rows", A);
-            invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features", h);
-            goto out;
-        }
-        for (int a = 0; a < A; a++) {
-            json_t *row = json_array_get(feat, (size_t)a);
-            if (!json_is_array(row) || (int)json_array_size(row) != d) {
-                char msg[96];
-                snprintf(msg, sizeof(msg), "a feature row must have exactly d = %d numbers", d);
-                invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features/%d", h, a);
-                goto out;
-            }
-            for (int j = 0; j < d; j++) {
-                json_t *x = json_array_get(row, (size_t)j);
-                double v;
-                if (!codec_get_num(x, &v, 0)) {
-                    invalid(field, fieldlen, why, whylen, "features must be finite numbers",
-                            "/steps/%d/features/%d/%d", h, a, j);
-                    goto out;
-                }
-                out->features[((size_t)h * A + a) * d + j] = v;
-            }
-        }
-        json_t *act = json_object_get(st, "action");
-        if (!json_is_integer(act)) {
-            invalid(field, fieldlen, why, whylen, "action must be an integer", "/steps/%d/action",
-                    h);
-            goto out;
-        }
-        long long ai = json_integer_value(act);
-        if (ai < 0 || ai >= A) {
-            invalid(field, fieldlen, why, whylen, "action index out of range [0, A)",
-                    "/steps/%d/action", h);
-            goto out;
-        }
-        out->action[h] = (int)ai;
-        if (!codec_get_num(json_object_get(st, "reward"), &out->reward[h], 0)) {
-            invalid(field, fieldlen, why, whylen, "reward must be a finite number in [0, 1]",
-                    "/steps/%d/reward", h);
-            goto out;
-        }
-    }
     struct bb_episode view = bb_episode_buf_view(out);
     rc = bb_episode_check(&view, H, A, d, field, fieldlen, why, whylen);
 out:
@@ -470,6 +487,25 @@ char *bb_recommend_req_to_json_episode(int h, const double *features, int A, int
     return codec_dump(o, len);
 }
 
+/* Feature row a of a request into x (d doubles): BB_OK, or BB_EINVAL with
+ * its JSON pointer in field. */
+static int read_request_row(json_t *row, int a, double *x, int d, char *field, size_t fieldlen,
+                            char *why, size_t whylen)
+{
+    char msg[96];
+    if (!json_is_array(row) || json_array_size(row) != (size_t)d) {
+        snprintf(msg, sizeof(msg), "each feature row must have %d numbers", d);
+        return invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
+    }
+    for (int j = 0; j < d; j++)
+        if (!codec_get_num(json_array_get(row, (size_t)j), &x[j], 0))
+            return invalid(field, fieldlen, why, whylen, "feature values must be finite numbers",
+                           "/features/%d/%d", a, j);
+    if (bb_feature_row_check(x, d, msg, sizeof(msg)) != BB_OK)
+        return invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
+    return BB_OK;
+}
+
 int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
                                struct bb_recommend_req *out, char *field, size_t fieldlen,
                                char *why, size_t whylen)
@@ -530,25 +566,10 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
     out->A = A;
     out->d = d;
     rc = BB_EINVAL;
-    for (int a = 0; a < A; a++) {
-        json_t *row = json_array_get(jf, (size_t)a);
-        double *x = out->features + (size_t)a * d;
-        if (!json_is_array(row) || json_array_size(row) != (size_t)d) {
-            snprintf(msg, sizeof(msg), "each feature row must have %d numbers", d);
-            invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
+    for (int a = 0; a < A; a++)
+        if (read_request_row(json_array_get(jf, (size_t)a), a, out->features + (size_t)a * d, d,
+                             field, fieldlen, why, whylen) != BB_OK)
             goto out;
-        }
-        for (int j = 0; j < d; j++)
-            if (!codec_get_num(json_array_get(row, (size_t)j), &x[j], 0)) {
-                invalid(field, fieldlen, why, whylen, "feature values must be finite numbers",
-                          "/features/%d/%d", a, j);
-                goto out;
-            }
-        if (bb_feature_row_check(x, d, msg, sizeof(msg)) != BB_OK) {
-            invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
-            goto out;
-        }
-    }
     rc = BB_OK;
 out:
     json_decref(o);
