@@ -254,6 +254,51 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* r->switches from the version each episode used: distinct nonzero versions
+ * so far (versions are at most N_max, so a table of flags suffices). */
+static int count_switches(struct bb_sim_run *r, const uint64_t *version)
+{
+    size_t nv = (size_t)r->params.max_updates + 2;
+    unsigned char *seen = calloc(nv, 1);
+    if (!seen)
+        return BB_ENOMEM;
+    long sw = 0;
+    for (long k = 0; k < r->episodes; k++) {
+        uint64_t v = version[k];
+        if (v != 0 && v < nv && !seen[v]) {
+            seen[v] = 1;
+            sw++;
+        }
+        r->switches[k] = sw;
+    }
+    free(seen);
+    return BB_OK;
+}
+
+/* r->updates: the daemon's own count, to compare. The last episode may
+ * have started an update that is still running: waits (up to 30 s) until
+ * the published version has caught up with the updates begun, so the count
+ * is final. Such a last version was acted on by no clinic, so updates may
+ * exceed the switches by one. */
+static int read_updates(struct bb_sim_run *r, const char *url, const char *cacert)
+{
+    struct bb_client *c = NULL;
+    struct bb_privacy_budget priv;
+    int rc = new_client(url, cacert, NULL, &c);
+    for (int tries = 0; rc == BB_OK && tries < 300; tries++) {
+        rc = bb_client_privacy(c, &priv);
+        if (rc != BB_OK)
+            break;
+        r->updates = priv.updates;
+        if (priv.billboard_version >= r->updates)
+            break;
+        struct timespec pause = {0, 100 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    bb_client_free(c);
+    return rc;
+}
+
 int bb_sim_run_http(struct bb_sim_run *r, const char *url, const char *cacert, char *const *tokens,
                     char *why, size_t whylen)
 {
@@ -300,43 +345,9 @@ int bb_sim_run_http(struct bb_sim_run *r, const char *url, const char *cacert, c
         snprintf(why, whylen, "%s", sh.why);
         goto out;
     }
-    /* Switches: distinct nonzero versions used so far (versions are at most
-     * N_max, so a table of flags suffices). */
-    size_t nv = (size_t)r->params.max_updates + 2;
-    unsigned char *seen = calloc(nv, 1);
-    if (!seen)
-        goto out;
-    long sw = 0;
-    for (long k = 0; k < r->episodes; k++) {
-        uint64_t v = sh.version[k];
-        if (v != 0 && v < nv && !seen[v]) {
-            seen[v] = 1;
-            sw++;
-        }
-        r->switches[k] = sw;
-    }
-    free(seen);
-    /* The daemon's own count of updates, to compare. The last episode may
-     * have started an update that is still running: wait (up to 30 s) until
-     * the published version has caught up with the updates begun, so the
-     * count is final. Such a last version was acted on by no clinic, so
-     * updates may exceed the switches by one. */
-    struct bb_client *c = NULL;
-    struct bb_privacy_budget priv;
-    rc = new_client(url, cacert, NULL, &c);
-    for (int tries = 0; rc == BB_OK && tries < 300; tries++) {
-        rc = bb_client_privacy(c, &priv);
-        if (rc != BB_OK)
-            break;
-        r->updates = priv.updates;
-        if (priv.billboard_version >= r->updates)
-            break;
-        struct timespec pause = {0, 100 * 1000 * 1000};
-        nanosleep(&pause, NULL);
-    }
-    if (rc != BB_OK)
+    if ((rc = count_switches(r, sh.version)) == BB_OK &&
+        (rc = read_updates(r, url, cacert)) != BB_OK)
         snprintf(why, whylen, "GET /v1/privacy: %s", bb_strerror(rc));
-    bb_client_free(c);
 out:
     if (rc != BB_OK)
         bb_sim_run_release(r);
