@@ -27,7 +27,7 @@
 struct bb_opt {
     const char *name; /* "name" for --name: the exact spelling, without dashes */
     int takes_value;
-    int id;           /* the program's */
+    int id; /* the program's */
 };
 
 enum bb_arg_kind {
@@ -43,8 +43,8 @@ enum bb_arg_kind {
 struct bb_args {
     int argc;
     char **argv;
-    int next;   /* index of the next argument */
-    int ended;  /* "--" was read */
+    int next;  /* index of the next argument */
+    int ended; /* "--" was read */
 };
 
 /* One argument read. Strings borrowed from argv. */

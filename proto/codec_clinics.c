@@ -10,10 +10,15 @@
 
 #include "codec_table.h"
 
-#define C(key, kind, member, flags)                                                            \
-    {key, kind, offsetof(struct bb_clinic, member), 0, flags, NULL, NULL}
-#define NAME_FIELD                                                                             \
-    {"name", CODEC_TEXT, offsetof(struct bb_clinic, name), BB_CLINIC_NAME_MAX + 1, 0, NULL, NULL}
+#define C(key, kind, member, flags)                                                                \
+    {                                                                                              \
+        key, kind, offsetof(struct bb_clinic, member), 0, flags, NULL, NULL                        \
+    }
+#define NAME_FIELD                                                                                 \
+    {                                                                                              \
+        "name", CODEC_TEXT, offsetof(struct bb_clinic, name), BB_CLINIC_NAME_MAX + 1, 0, NULL,     \
+            NULL                                                                                   \
+    }
 
 static const struct codec_field enrolled[] = {
     C("id", CODEC_I64, id, 0),

@@ -10,14 +10,20 @@
 
 #include "codec_table.h"
 
-#define F(key, kind, member, flags)                                                            \
-    {key, kind, offsetof(struct bb_config_info, member), 0, flags, NULL, NULL}
-#define T(key, member)                                                                         \
-    {key,  CODEC_TEXT, offsetof(struct bb_config_info, member),                              \
-     sizeof(((struct bb_config_info *)0)->member), CODEC_OPTIONAL, NULL, NULL}
-#define STEPS(key, member)                                                                     \
-    {key,  CODEC_REALS, offsetof(struct bb_config_info, member),                             \
-     offsetof(struct bb_config_info, H), CODEC_OPTIONAL, NULL, NULL}
+#define F(key, kind, member, flags)                                                                \
+    {                                                                                              \
+        key, kind, offsetof(struct bb_config_info, member), 0, flags, NULL, NULL                   \
+    }
+#define T(key, member)                                                                             \
+    {                                                                                              \
+        key, CODEC_TEXT, offsetof(struct bb_config_info, member),                                  \
+            sizeof(((struct bb_config_info *)0)->member), CODEC_OPTIONAL, NULL, NULL               \
+    }
+#define STEPS(key, member)                                                                         \
+    {                                                                                              \
+        key, CODEC_REALS, offsetof(struct bb_config_info, member),                                 \
+            offsetof(struct bb_config_info, H), CODEC_OPTIONAL, NULL, NULL                         \
+    }
 #define O CODEC_OPTIONAL
 
 static const struct codec_field fields[] = {

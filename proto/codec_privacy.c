@@ -13,8 +13,10 @@ static int described(const void *s)
     return ((const struct bb_privacy_share *)s)->mechanism[0] != '\0';
 }
 
-#define S(key, kind, member, size, flags, present)                                             \
-    {key, kind, offsetof(struct bb_privacy_share, member), size, flags, NULL, present}
+#define S(key, kind, member, size, flags, present)                                                 \
+    {                                                                                              \
+        key, kind, offsetof(struct bb_privacy_share, member), size, flags, NULL, present           \
+    }
 
 static const struct codec_field share[] = {
     S("rho", CODEC_REAL_INF, rho, 0, 0, NULL),
@@ -29,8 +31,10 @@ static const struct codec_field share[] = {
     CODEC_END,
 };
 
-#define B(key, kind, member)                                                                   \
-    {key, kind, offsetof(struct bb_privacy_budget, member), 0, 0, NULL, NULL}
+#define B(key, kind, member)                                                                       \
+    {                                                                                              \
+        key, kind, offsetof(struct bb_privacy_budget, member), 0, 0, NULL, NULL                    \
+    }
 
 static const struct codec_field budget[] = {
     B("private", CODEC_BOOL, is_private),

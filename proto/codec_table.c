@@ -54,7 +54,7 @@ int codec_load_object(const char *buf, size_t len, json_t **out, char *why, size
     return BB_OK;
 }
 
-#define AT(s, f, type) ((type *)(void *)((char *)(s) + (f)->off))
+#define AT(s, f, type)       ((type *)(void *)((char *)(s) + (f)->off))
 #define AT_CONST(s, f, type) ((const type *)(const void *)((const char *)(s) + (f)->off))
 
 static json_t *encode_one(const struct codec_field *f, const void *s)
@@ -129,8 +129,8 @@ int codec_get_num(json_t *v, double *out, int null_is_inf)
 
 /* 1 if v is read into the field, 0 if it is of the wrong kind, or a
  * negative enum bb_err (a nested table's BB_EPROTO has said why). */
-static int decode_one(const struct codec_field *f, json_t *v, void *s, const char *what,
-                      char *why, size_t whylen)
+static int decode_one(const struct codec_field *f, json_t *v, void *s, const char *what, char *why,
+                      size_t whylen)
 {
     json_int_t i = json_integer_value(v);
     switch (f->kind) {
@@ -192,8 +192,8 @@ static int decode_one(const struct codec_field *f, json_t *v, void *s, const cha
     return 0;
 }
 
-int codec_table_decode(json_t *o, const struct codec_field *t, void *s, const char *what,
-                       char *why, size_t whylen)
+int codec_table_decode(json_t *o, const struct codec_field *t, void *s, const char *what, char *why,
+                       size_t whylen)
 {
     for (const struct codec_field *f = t; f->key; f++) {
         json_t *v = json_object_get(o, f->key);

@@ -48,15 +48,18 @@ enum codec_kind {
 struct codec_field {
     const char *key;
     enum codec_kind kind;
-    size_t off;        /* of the field in its struct */
-    size_t size;       /* CODEC_TEXT: bytes of the array; CODEC_REALS: offset of the count */
-    unsigned flags;    /* CODEC_OPTIONAL */
-    const struct codec_field *sub;     /* CODEC_OBJECT: its table */
-    int (*present)(const void *s);     /* NULL: always encoded */
+    size_t off;     /* of the field in its struct */
+    size_t size;    /* CODEC_TEXT: bytes of the array; CODEC_REALS: offset of the count */
+    unsigned flags; /* CODEC_OPTIONAL */
+    const struct codec_field *sub; /* CODEC_OBJECT: its table */
+    int (*present)(const void *s); /* NULL: always encoded */
 };
 
 /* The end of a table. */
-#define CODEC_END {NULL, CODEC_INT, 0, 0, 0, NULL, NULL}
+#define CODEC_END                                                                                  \
+    {                                                                                              \
+        NULL, CODEC_INT, 0, 0, 0, NULL, NULL                                                       \
+    }
 
 /* Sets the fields of table t in o (borrowed) from the struct at s
  * (borrowed). BB_OK or BB_ENOMEM (also for a non-finite CODEC_REAL). */
@@ -66,8 +69,8 @@ int codec_table_encode(json_t *o, const struct codec_field *t, const void *s);
  * BB_EPROTO with "what: key" in why (may be NULL) if a required field is
  * missing or a field is of the wrong kind; BB_ENOMEM. CODEC_REALS arrays
  * are allocated here (release them with codec_table_release, also on error). */
-int codec_table_decode(json_t *o, const struct codec_field *t, void *s, const char *what,
-                       char *why, size_t whylen);
+int codec_table_decode(json_t *o, const struct codec_field *t, void *s, const char *what, char *why,
+                       size_t whylen);
 
 /* codec_load_object, then codec_table_decode: a whole answer of table t
  * from buf into the struct at s. */

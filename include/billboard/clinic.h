@@ -18,8 +18,8 @@
 
 #include "billboard/err.h"
 
-#define BB_CLINIC_NAME_MAX 128 /* bytes of a name, NUL not counted */
-#define BB_CLINIC_TOKEN_MAX 64 /* bytes of a token string, NUL included */
+#define BB_CLINIC_NAME_MAX  128 /* bytes of a name, NUL not counted */
+#define BB_CLINIC_TOKEN_MAX 64  /* bytes of a token string, NUL included */
 
 struct bb_clinic {
     int64_t id;

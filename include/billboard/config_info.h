@@ -21,11 +21,11 @@
 struct bb_config_info {
     int H, d, A;
     long K_max;
-    int is_private;                            /* "private" */
-    char calibration[BB_CONFIG_NAME_MAX];      /* "paper" or "corrected" */
-    char mechanism[BB_CONFIG_NAME_MAX];        /* the Gram matrices' continual release */
+    int is_private;                       /* "private" */
+    char calibration[BB_CONFIG_NAME_MAX]; /* "paper" or "corrected" */
+    char mechanism[BB_CONFIG_NAME_MAX];   /* the Gram matrices' continual release */
     double release_base, release_start;
-    long releases;                             /* R */
+    long releases; /* R */
     char shift_bound[BB_CONFIG_NAME_MAX];
     double shift_scale;
     char indefinite[BB_CONFIG_NAME_MAX];
@@ -33,23 +33,23 @@ struct bb_config_info {
     char prior_policy[BB_CONFIG_NAME_MAX];
     double sens_factor, prefix_sd;
     char update_rule[BB_CONFIG_NAME_MAX];
-    double rho, epsilon;                       /* INFINITY when not private */
+    double rho, epsilon; /* INFINITY when not private */
     char conversion[BB_CONFIG_NAME_MAX];
-    double epsilon_cks, epsilon_bun_steinke;   /* INFINITY when not private */
+    double epsilon_cks, epsilon_bun_steinke; /* INFINITY when not private */
     double delta, gram_share;
-    double rho_gram, rho_y;                    /* INFINITY when not private */
+    double rho_gram, rho_y; /* INFINITY when not private */
     double failure_prob, update_ratio, beta;
-    long L;                                    /* tree levels */
+    long L; /* tree levels */
     double sigma_gram, shift, ridge;
-    long max_updates;                          /* N_max */
+    long max_updates; /* N_max */
     double sigma_y, grid_gram, grid_y;
     double sigma_gram_drawn, sigma_y_drawn, y_exponent;
-    double *sigma_y_drawn_step;                /* owned, H entries */
+    double *sigma_y_drawn_step; /* owned, H entries */
     double prior_value;
-    double *prior_target_step;                 /* owned, H entries */
+    double *prior_target_step; /* owned, H entries */
     char features[BB_CONFIG_NAME_MAX];
     int next_value_bound;
-    char y_sensitivity[BB_CONFIG_NAME_MAX];    /* "centred", "nonnegative", "triangle" */
+    char y_sensitivity[BB_CONFIG_NAME_MAX]; /* "centred", "nonnegative", "triangle" */
     double y_centre;
     double plausible, plausible_floor;
 };

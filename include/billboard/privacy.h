@@ -21,7 +21,8 @@
 /* One share of the budget (the Gram matrices' or y's). */
 struct bb_privacy_share {
     double rho, spent, remaining;
-    char mechanism[32]; /* "tree", "tree-honaker", "grid", "grid-sqrt"; "gaussian" for y ("" = not sent) */
+    char mechanism[32]; /* "tree", "tree-honaker", "grid", "grid-sqrt"; "gaussian" for y ("" = not
+                           sent) */
     double sigma;       /* its noise scale per noised value (0 = not private) */
     long releases;      /* Gram: release points R; y: N_max */
     char detail[64];    /* mechanism parameters in words, e.g. "g=1.5 k0=1" ("parameters") */

@@ -34,8 +34,8 @@ static void read_all(const char *const *words, char *out, size_t outlen)
     while (bb_args_next(&a, table, N, &g) != BB_ARG_END) {
         switch (g.kind) {
         case BB_ARG_OPTION:
-            n += (size_t)snprintf(out + n, outlen - n, "O%d=%s ", g.opt->id,
-                                  g.value ? g.value : "");
+            n +=
+                (size_t)snprintf(out + n, outlen - n, "O%d=%s ", g.opt->id, g.value ? g.value : "");
             break;
         case BB_ARG_POSITIONAL:
             n += (size_t)snprintf(out + n, outlen - n, "P:%s ", g.word);
@@ -64,9 +64,9 @@ static void test_rules(void **state)
     } t[] = {
         {{"--server", "u", NULL}, "O3=u "},
         {{"--server=u", NULL}, "O3=u "},
-        {{"--server=", NULL}, "O3= "},              /* an empty value is a value */
-        {{"--server-name", "n", NULL}, "O4=n "},    /* not --server with "-name" */
-        {{"--ser", "u", NULL}, "U:--ser P:u "},     /* no abbreviations */
+        {{"--server=", NULL}, "O3= "},           /* an empty value is a value */
+        {{"--server-name", "n", NULL}, "O4=n "}, /* not --server with "-name" */
+        {{"--ser", "u", NULL}, "U:--ser P:u "},  /* no abbreviations */
         {{"--servers=u", NULL}, "U:--servers=u "},
         {{"--server", NULL}, "M3 "},
         {{"--json=1", NULL}, "X2 "},
@@ -91,8 +91,8 @@ static void test_numbers(void **state)
 {
     (void)state;
     static const char *const longs_ok[] = {"0", "-3", "+7", "9223372036854775807", NULL};
-    static const char *const longs_bad[] = {"",    " 1",  "1 ", "1x", "0x10",
-                                            "1.5", "9223372036854775808", "--1", NULL};
+    static const char *const longs_bad[] = {
+        "", " 1", "1 ", "1x", "0x10", "1.5", "9223372036854775808", "--1", NULL};
     static const char *const doubles_ok[] = {"0", "-2.5", "1e-3", "inf", "-inf", "1E300", NULL};
     static const char *const doubles_bad[] = {"", " 1", "nan", "1e999", "1,5", "1.5x", NULL};
     long l = 42;
