@@ -16,6 +16,7 @@
 #include "options.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,10 @@ static const struct bb_opt *table(size_t *n)
     if (!nt) {
         memcpy(t, own, sizeof(own));
         nt = NOWN;
-        for (size_t i = 0; bb_config_flag(i) && nt < NOWN + MAX_CONFIG_FLAGS; i++)
+        for (size_t i = 0; bb_config_flag(i); i++) {
+            assert(nt < NOWN + MAX_CONFIG_FLAGS); /* raise MAX_CONFIG_FLAGS */
             t[nt++] = (struct bb_opt){bb_config_flag(i), 1, O_CONFIG_FLAG + (int)i};
+        }
     }
     *n = nt;
     return t;

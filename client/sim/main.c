@@ -2,6 +2,7 @@
  * main.c — billboard-sim: simulated clinics against Private LSVI-UCB, with
  * the exact regret of every episode (issue 4). `billboard-sim --help`.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -348,9 +349,11 @@ static size_t flags(struct bb_opt *t)
     size_t nt = 0;
     for (size_t i = 0; i < NOWN; i++)
         t[nt++] = own[i];
-    for (size_t i = 0; bb_config_flag(i) && nt < MAX_OPTS; i++)
-        if (!bb_opt_find(own, NOWN, bb_config_flag(i)))
+    for (size_t i = 0; bb_config_flag(i); i++)
+        if (!bb_opt_find(own, NOWN, bb_config_flag(i))) {
+            assert(nt < MAX_OPTS); /* raise MAX_OPTS */
             t[nt++] = (struct bb_opt){bb_config_flag(i), 1, O_CONFIG + (int)i};
+        }
     return nt;
 }
 
