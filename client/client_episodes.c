@@ -149,9 +149,19 @@ int bb_client_pending(struct bb_client *c, long *open, long *unsent)
     return rc;
 }
 
-int bb_client_episodes(struct bb_client *c, json_t **out)
+void bb_client_episode_list_release(struct bb_client_episode_list *l)
 {
-    *out = NULL;
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        free(l->rows[i].reason);
+    free(l->rows);
+    l->rows = NULL;
+    l->n = 0;
+}
+
+int bb_client_episodes(struct bb_client *c, struct bb_client_episode_list *out)
+{
     int rc = need_store(c);
     if (rc == BB_OK)
         rc = statestore_list(c->st, out);

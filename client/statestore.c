@@ -12,7 +12,6 @@
  */
 #include "statestore.h"
 
-#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -638,39 +637,40 @@ static const char *state_name(int st)
     return st >= 0 && st < 4 ? names[st] : "unknown";
 }
 
-int statestore_list(struct statestore *s, json_t **out)
+int statestore_list(struct statestore *s, struct bb_client_episode_list *out)
 {
     sqlite3_stmt *st = stmt(s, S_EP_ALL);
-    json_t *a = json_array();
-    int src, rc = !a ? BB_ENOMEM : !st ? BB_EIO : BB_OK;
-    *out = NULL;
+    int src, rc = !st ? BB_EIO : BB_OK;
     if (rc != BB_OK)
         goto out;
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        json_t *k = sqlite3_column_type(st, 5) == SQLITE_NULL
-                        ? json_null()
-                        : json_integer(sqlite3_column_int64(st, 5));
-        const char *reason = (const char *)sqlite3_column_text(st, 7);
-        json_t *row = json_pack("{s:I, s:s, s:i, s:i, s:I, s:o, s:s, s:o}", "id",
-                                (json_int_t)sqlite3_column_int64(st, 0), "state",
-                                state_name(sqlite3_column_int(st, 1)), "steps",
-                                sqlite3_column_int(st, 2), "H", sqlite3_column_int(st, 3),
-                                "billboard_version", (json_int_t)sqlite3_column_int64(st, 4),
-                                "episode", k, "created", (const char *)sqlite3_column_text(st, 6),
-                                "reason", reason ? json_string(reason) : json_null());
-        if (!row || json_array_append_new(a, row) != 0) {
+        struct bb_client_episode_row *v = realloc(out->rows, sizeof(*v) * (out->n + 1));
+        if (!v) {
             rc = BB_ENOMEM;
             goto out;
         }
+        out->rows = v;
+        const char *created = (const char *)sqlite3_column_text(st, 6);
+        const char *reason = (const char *)sqlite3_column_text(st, 7);
+        struct bb_client_episode_row row = {
+            .id = sqlite3_column_int64(st, 0),
+            .state = state_name(sqlite3_column_int(st, 1)),
+            .steps = sqlite3_column_int(st, 2),
+            .H = sqlite3_column_int(st, 3),
+            .billboard_version = sqlite3_column_int64(st, 4),
+            .episode = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1
+                                                                 : sqlite3_column_int64(st, 5),
+        };
+        snprintf(row.created, sizeof(row.created), "%s", created ? created : "");
+        if (reason && !(row.reason = strdup(reason))) {
+            rc = BB_ENOMEM;
+            goto out;
+        }
+        out->rows[out->n++] = row;
     }
-    if (src != SQLITE_DONE) {
+    if (src != SQLITE_DONE)
         rc = BB_EIO;
-        goto out;
-    }
-    *out = a;
-    a = NULL;
 out:
-    json_decref(a);
     sqlite3_reset(st);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_info.h"
 #include "engine/config.h"
 
 /* Flags a new configuration must give; with a second name, one of the two. */
@@ -49,7 +50,7 @@ int bb_configure_print(const struct bb_options *opts, FILE *f)
 {
     char why[256];
     struct bb_params p = opts->given;
-    json_t *o = NULL;
+    char *o = NULL;
     int rc = BB_EINVAL;
     if (bb_configure_missing(opts, why, sizeof(why)) > 0) {
         fprintf(stderr,
@@ -67,15 +68,15 @@ int bb_configure_print(const struct bb_options *opts, FILE *f)
         goto out;
     }
     rc = BB_ENOMEM;
-    if (!(o = bb_config_to_json(&p)))
+    size_t len = 0;
+    if (!(o = bb_config_info_json(&p, 1, &len)))
         goto out;
     rc = BB_EIO;
-    if (json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0)
+    if (fwrite(o, 1, len, f) != len || fputc('\n', f) == EOF)
         goto out;
-    fputc('\n', f);
     rc = BB_OK;
 out:
-    json_decref(o);
+    free(o);
     return rc;
 }
 

@@ -3,6 +3,8 @@
  */
 #include "db.h"
 
+#include "args.h"
+
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -428,8 +430,8 @@ int bb_db_updates_charged_get(struct bb_db *db, long *n)
     char *v = NULL;
     size_t len = 0;
     int rc = bb_db_meta_get(db, META_UPDATES_CHARGED, (void **)&v, &len);
-    if (rc == BB_OK)
-        *n = strtol(v, NULL, 10);
+    if (rc == BB_OK && bb_parse_long(v, n) != BB_OK)
+        rc = BB_EIO; /* not what bb_db_updates_charged_put stored */
     free(v);
     return rc;
 }

@@ -3,6 +3,9 @@
  */
 #include "http.h"
 
+#include "args.h"
+#include "tls.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -102,11 +105,9 @@ static int precheck(struct bbd *d, struct bb_req *r, const char **detail)
     }
     const char *cl =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    long n;
     if (cl) {
-        char *end;
-        errno = 0;
-        unsigned long long n = strtoull(cl, &end, 10);
-        if (errno || end == cl || n > d->max_body) {
+        if (bb_parse_long(cl, &n) != BB_OK || n < 0 || (unsigned long)n > d->max_body) {
             *detail = "Content-Length is over the body size limit";
             return BBD_ETOOBIG;
         }

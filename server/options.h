@@ -10,16 +10,16 @@
  *              [configuration] ...
  *   billboardd --config FILE [flags]              the same, from a file
  *
- * The daemon's own flags are parsed with getopt_long; every other flag is a
- * configuration flag (engine/config.h), applied to the defaults and kept in
- * the order given, so that a later start can check each against the
- * configuration stored in the database (configure.h). Flags are taken only
- * as spelled in --help, each with its value as the next argument.
+ * Beside the daemon's own flags, every flag is a configuration flag
+ * (engine/config.h), applied to the defaults and kept in the order given,
+ * so that a later start can check each against the configuration stored in
+ * the database (configure.h). Flags are taken only as spelled in --help,
+ * each with its value as the next argument or after '=' (proto/args.h).
  *
  * --config FILE (conffile.h) names a file of "key = value" lines whose keys
  * are the flags' names without dashes, taken from the same two tables: a
- * flag added to either is a key too. A flag without a value (getopt's
- * no_argument) is a key with the value true or false. The file is applied
+ * flag added to either is a key too. A flag without a value is a key with
+ * the value true or false. The file is applied
  * first and the command line on top: a flag given on the command line
  * replaces the file's key. The commands (--help, --print-params,
  * --print-routes, --backup, --restore) and --config itself are no keys.
@@ -32,7 +32,7 @@
 
 #include "conffile.h"
 #include "engine/params.h"
-#include "http.h"
+#include "http_opts.h"
 
 #define BB_OPTIONS_MAX_GIVEN 32
 

@@ -4,6 +4,8 @@
  */
 #include "recovery.h"
 
+#include "daemon.h"
+
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>

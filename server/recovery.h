@@ -12,7 +12,9 @@
 #ifndef BB_RECOVERY_H
 #define BB_RECOVERY_H
 
-#include "daemon.h"
+#include "billboard/err.h"
+
+struct bbd;
 
 /* First start: stores config (borrowed, bb_config_dump() form), d->p's
  * derived parameters (bb_pinned_dump()), a new token-hash key and the

@@ -16,7 +16,7 @@
 
 #include "auth.h"
 #include "buf.h"
-#include "writer.h"
+#include "job.h"
 
 struct bb_route;
 

@@ -18,7 +18,7 @@ DEST="$TMP/inst"
 make -s -C "$ROOT" O="$(cd "$O" && pwd)" install DESTDIR="$DEST" PREFIX=/usr \
     >"$TMP/make.log" 2>&1 || { cat "$TMP/make.log"; fail "make install"; }
 grep -Eq '^  (CC|LD|AR) ' "$TMP/make.log" && fail "make install rebuilt something: $(cat "$TMP/make.log")"
-for f in usr/lib/libbillboard.a usr/lib/libbillboard.so.1 usr/lib/libbillboard.so \
+for f in usr/lib/libbillboard.a usr/lib/libbillboard.so.2 usr/lib/libbillboard.so \
     usr/lib/pkgconfig/billboard.pc usr/bin/billboard usr/include/billboard/client.h \
     usr/include/billboard/billboard.h usr/include/billboard/codec.h \
     usr/include/billboard/episode.h usr/include/billboard/err.h; do
@@ -118,7 +118,7 @@ cat >"$TMP/consumer.c" <<'C'
 int main(int argc, char **argv)
 {
     struct bb_client *c = NULL;
-    json_t *cfg = NULL;
+    struct bb_config_info cfg = {0};
     int rc = bb_client_new(argv[1], NULL, NULL, &c);
     if (rc == BB_OK)
         rc = bb_client_fetch_billboard(c, NULL);
@@ -126,24 +126,23 @@ int main(int argc, char **argv)
         rc = bb_client_config(c, &cfg);
     if (rc == BB_OK)
         printf("H=%d version=%llu K_max=%lld\n", bb_client_billboard(c)->H,
-               (unsigned long long)bb_client_billboard(c)->version,
-               (long long)json_integer_value(json_object_get(cfg, "K_max")));
+               (unsigned long long)bb_client_billboard(c)->version, (long long)cfg.K_max);
     else
         fprintf(stderr, "%s\n", bb_strerror(rc));
-    json_decref(cfg);
+    bb_config_info_release(&cfg);
     bb_client_free(c);
     return argc > 1 && rc == BB_OK ? 0 : 1;
 }
 C
 san=()
 # A sanitizer build (make SANITIZER=...) installs instrumented code.
-nm -D "$DEST/usr/lib/libbillboard.so.1" >"$TMP/nm"
+nm -D "$DEST/usr/lib/libbillboard.so.2" >"$TMP/nm"
 if grep -q __asan "$TMP/nm"; then san=("-fsanitize=address,undefined"); fi
 # shellcheck disable=SC2086
 cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$TMP/consumer" "$TMP/consumer.c" $cflags $libs \
     -Wl,-rpath,"$DEST/usr/lib" || fail "cannot build against the installed library"
 ldd "$TMP/consumer" >"$TMP/ldd"
-grep -q "$DEST/usr/lib/libbillboard.so.1" "$TMP/ldd" || fail "not linked to the installed .so: $(cat "$TMP/ldd")"
+grep -q "$DEST/usr/lib/libbillboard.so.2" "$TMP/ldd" || fail "not linked to the installed .so: $(cat "$TMP/ldd")"
 
 start_daemon --horizon 4 --dim 2 --actions 3 --max-episodes 7 --rho 5
 "$TMP/consumer" "$URL" >"$TMP/out" || fail "consumer failed"
