@@ -49,7 +49,7 @@ const struct bb_route bb_routes[] = {
     {"DELETE", "/v1/clinics/{id}", BB_ADMIN, 0, clinics_delete},
     {"GET", "/livez", BB_ANYONE, 0, livez_get},
     {"GET", "/readyz", BB_ANYONE, 0, readyz_get},
-    {"GET", "/metrics", BB_ANYONE, 0, metrics_get},
+    {"GET", "/metrics", BB_ADMIN, 0, metrics_get},
 };
 const int bb_nroutes = (int)(sizeof(bb_routes) / sizeof(bb_routes[0]));
 

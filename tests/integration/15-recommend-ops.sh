@@ -125,7 +125,13 @@ req GET /livez
 expect_status 200
 req GET /readyz
 expect_status 200
+# /metrics is the operator's: counts and durations are not DP outputs.
 req GET /metrics
+expect_problem 401
+[ "$(header WWW-Authenticate)" = Bearer ] || fail "401 on /metrics without WWW-Authenticate: Bearer"
+req GET /metrics -H "Authorization: Bearer $tok"
+expect_problem 403
+req GET /metrics -H "Authorization: Bearer $ADMIN"
 expect_status 200
 grep -q '^billboard_http_requests_total{route="/v1/episodes",method="POST",code="201"} 30$' "$TMP/body" ||
     fail "metrics: $(grep requests_total "$TMP/body")"
