@@ -36,6 +36,7 @@
 #include "configure.h"
 #include "daemon.h"
 #include "http.h"
+#include "metrics.h"
 #include "options.h"
 #include "routes.h"
 #include "tls.h"
@@ -129,6 +130,7 @@ int main(int argc, char **argv)
      * OPENBLAS_NUM_THREADS, if set, still wins. */
     if (!getenv("OPENBLAS_NUM_THREADS"))
         openblas_set_num_threads(1);
+    bb_metrics_init();
     if ((status = command(&o, argc, argv)) >= 0) {
         bb_options_release(&o);
         return status;

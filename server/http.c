@@ -127,20 +127,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_NO;
         *req_cls = r;
         r->conn = conn;
+        clock_gettime(CLOCK_MONOTONIC, &r->t0);
+        int idx = bb_route_match(method, url, r->param, sizeof(r->param));
+        /* Metrics count a 405 under the path's route, method "other". */
+        r->route_idx = idx >= 0 ? idx : idx == -2 ? bb_route_of_path(url) : BB_METRICS_ROUTES - 1;
+        r->other_method = idx == -2;
         if (head_size(conn, method, url) > h->max_head) {
             char why[128];
             snprintf(why, sizeof(why),
                      "the request line and header fields are over the limit of %zu bytes",
                      h->max_head);
-            r->route_idx = BB_METRICS_ROUTES - 1;
             return bb_reply_problem(r, BBD_EHEADERS, why, NULL);
         }
-        r->route_idx = bb_route_match(method, url, r->param, sizeof(r->param));
-        if (r->route_idx < 0) {
-            int err = r->route_idx == -1 ? BBD_ENOROUTE : BBD_EMETHOD;
+        if (idx < 0) {
+            int err = idx == -1 ? BBD_ENOROUTE : BBD_EMETHOD;
             if (err == BBD_EMETHOD)
                 bb_route_allow(url, r->allow, sizeof(r->allow));
-            r->route_idx = BB_METRICS_ROUTES - 1;
             return bb_reply_problem(r, err, NULL, NULL);
         }
         r->route = &bb_routes[r->route_idx];
@@ -188,7 +190,10 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     (void)toe;
     if (!r)
         return;
-    bb_metrics_request(r->route_idx, r->answered ? r->status : 0);
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - r->t0.tv_sec) + (double)(t1.tv_nsec - r->t0.tv_nsec) / 1e9;
+    bb_metrics_request(r->route_idx, r->other_method, r->answered ? r->status : 0, secs);
     bb_buf_release(&r->body);
     free(r->job.resp);
     bb_episode_buf_release(&r->job.ep);

@@ -93,6 +93,15 @@ int bb_route_match(const char *method, const char *path, char *param, size_t par
     return path_known ? -2 : -1;
 }
 
+int bb_route_of_path(const char *path)
+{
+    char param[64];
+    for (int i = 0; i < bb_nroutes; i++)
+        if (match(bb_routes[i].pattern, path, param, sizeof(param)))
+            return i;
+    return -1;
+}
+
 void bb_route_allow(const char *path, char *out, size_t outlen)
 {
     char param[64];
