@@ -36,10 +36,12 @@
 #include "configure.h"
 #include "daemon.h"
 #include "http.h"
+#include "log.h"
 #include "metrics.h"
 #include "options.h"
 #include "routes.h"
 #include "tls.h"
+#include "version.h"
 #include "writer.h"
 
 static int write_port(const char *path, unsigned port)
@@ -61,15 +63,15 @@ static void reload(struct bb_tls *tls)
 {
     char why[512];
     if (!tls) {
-        fprintf(stderr, "billboardd: SIGHUP: serving plain HTTP, no certificate to reload\n");
+        bb_log(BB_LOG_WARN, "SIGHUP: serving plain HTTP, no certificate to reload");
         return;
     }
     if (bb_tls_reload(tls, why, sizeof(why)) != BB_OK) {
-        fprintf(stderr, "billboardd: SIGHUP: %s; still serving the previous certificate\n", why);
+        bb_log(BB_LOG_WARN, "SIGHUP: %s; still serving the previous certificate", why);
         return;
     }
     bb_tls_describe(tls, why, sizeof(why));
-    fprintf(stderr, "billboardd: SIGHUP: now serving certificate %s\n", why);
+    bb_log(BB_LOG_INFO, "SIGHUP: now serving certificate %s", why);
 }
 
 /* --backup or --restore: the exit status. */
@@ -79,6 +81,7 @@ static int backup(const struct bb_options *o)
     struct bb_backup_info info;
     int rc = o->backup ? bb_backup_run(o->db, o->backup, &info, why, sizeof(why))
                        : bb_backup_restore(o->restore, o->db, &info, why, sizeof(why));
+    /* A command's answer, not a daemon's event: plain lines. */
     if (rc != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         return rc == BB_ECONFLICT || rc == BB_EINVAL ? 2 : 1;
@@ -95,8 +98,13 @@ static int command(struct bb_options *o, int argc, char **argv)
     int rc = bb_options_parse(o, argc, argv);
     if (rc)
         return rc;
+    bb_log_setup(o->log_json);
     if (o->help) {
         bb_options_usage(stdout);
+        return 0;
+    }
+    if (o->version) {
+        printf("billboardd %s\n", bb_version());
         return 0;
     }
     if (o->print_routes) {
@@ -108,7 +116,7 @@ static int command(struct bb_options *o, int argc, char **argv)
         return rc == BB_OK ? 0 : rc == BB_EINVAL ? 2 : 1;
     }
     if (!o->db) {
-        fprintf(stderr, "billboardd: no database: give --db FILE (or 'db = FILE' in --config)\n");
+        bb_log(BB_LOG_ERROR, "no database: give --db FILE (or 'db = FILE' in --config)");
         bb_options_usage(stderr);
         return 2;
     }
@@ -140,13 +148,13 @@ int main(int argc, char **argv)
     char why[256] = "";
     struct bb_tls *tls = NULL;
     if (sodium_init() < 0) {
-        fprintf(stderr, "billboardd: libsodium cannot initialise\n");
+        bb_log(BB_LOG_ERROR, "libsodium cannot initialise");
         goto out;
     }
     if (o.tls_cert) {
         int rc = bb_tls_open(o.tls_cert, o.tls_key, o.tls_priorities, &tls, why, sizeof(why));
         if (rc != BB_OK) {
-            fprintf(stderr, "billboardd: %s\n", why);
+            bb_log(BB_LOG_ERROR, "%s", why);
             status = rc == BB_ENOMEM ? 1 : 2;
             goto out;
         }
@@ -174,27 +182,27 @@ int main(int argc, char **argv)
     o.http.port = o.port;
     o.http.tls = tls;
     if (bb_http_start(&d, &o.http, &http, &port, why, sizeof(why)) != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto stop;
     }
     listened = 1;
     if (o.port_file && write_port(o.port_file, port) != BB_OK) {
-        fprintf(stderr, "billboardd: cannot write %s\n", o.port_file);
+        bb_log(BB_LOG_ERROR, "cannot write %s", o.port_file);
         goto stop;
     }
     struct bb_counts now = bb_stats_get(&d.stats);
-    fprintf(stderr, "billboardd: serving %s on %s port %u over %s (episodes %ld, billboard v%ld)\n",
-            o.db, o.listen, port, tls ? "HTTPS" : "HTTP", now.episodes, now.version);
+    bb_log(BB_LOG_INFO, "serving %s on %s port %u over %s (episodes %ld, billboard v%ld)", o.db,
+           o.listen, port, tls ? "HTTPS" : "HTTP", now.episodes, now.version);
     if (tls) {
         bb_tls_describe(tls, why, sizeof(why));
-        fprintf(stderr, "billboardd: certificate %s\n", why);
+        bb_log(BB_LOG_INFO, "certificate %s", why);
     }
     status = 0;
     for (;;) {
         struct timespec ts = {0, 200 * 1000 * 1000};
         int sig = sigtimedwait(&sigs, NULL, &ts);
         if (sig == SIGTERM || sig == SIGINT) {
-            fprintf(stderr, "billboardd: signal %d: finishing in-flight requests\n", sig);
+            bb_log(BB_LOG_INFO, "signal %d: finishing in-flight requests", sig);
             break;
         }
         if (sig == SIGHUP)

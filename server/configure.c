@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/config.h"
+#include "log.h"
 
 /* Flags a new configuration must give; with a second name, one of the two. */
 static const struct {
@@ -52,18 +53,18 @@ int bb_configure_print(const struct bb_options *opts, FILE *f)
     json_t *o = NULL;
     int rc = BB_EINVAL;
     if (bb_configure_missing(opts, why, sizeof(why)) > 0) {
-        fprintf(stderr,
-                "billboardd: --print-params needs a configuration: missing %s (see billboardd "
-                "--help)\n",
+        bb_log(BB_LOG_ERROR,
+                "--print-params needs a configuration: missing %s (see billboardd "
+                "--help)",
                 why);
         goto out;
     }
     if (p.calibration != BB_CAL_CORRECTED) {
-        fprintf(stderr, "billboardd: only the corrected calibration may be served\n");
+        bb_log(BB_LOG_ERROR, "only the corrected calibration may be served");
         goto out;
     }
     if (bb_params_derive(&p, why, sizeof(why)) != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto out;
     }
     rc = BB_ENOMEM;
@@ -108,10 +109,10 @@ static int check(const struct bb_options *o, const struct bb_params *stored,
                          o->gname[i] + 2, o->gval[i]);
             else
                 snprintf(given, sizeof(given), "%s %s", o->gname[i], o->gval[i]);
-            fprintf(stderr,
-                    "billboardd: %s contradicts the configuration stored in %s: the "
+            bb_log(BB_LOG_ERROR,
+                    "%s contradicts the configuration stored in %s: the "
                     "configuration is fixed when the database is created, because changing "
-                    "it mid-run would void the privacy guarantee. Stored: %s\n",
+                    "it mid-run would void the privacy guarantee. Stored: %s",
                     given, o->db, stored_json);
             rc = BB_ECONFLICT;
         }
@@ -123,8 +124,8 @@ static int check(const struct bb_options *o, const struct bb_params *stored,
 static int servable(const struct bb_params *p)
 {
     if (p->is_private && p->calibration != BB_CAL_CORRECTED) {
-        fprintf(stderr, "billboardd: the paper's calibration under-noises y; it is only "
-                        "accepted for a non-private run (--rho inf)\n");
+        bb_log(BB_LOG_ERROR, "the paper's calibration under-noises y; it is only "
+                        "accepted for a non-private run (--rho inf)");
         return 0;
     }
     /* A private --update-rule every is refused by the engine's derivation
@@ -142,14 +143,14 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
     int rc = bb_db_config_get(db, &stored);
     *fresh = rc == BB_ENOTFOUND;
     if (rc != BB_OK && !*fresh) {
-        fprintf(stderr, "billboardd: %s: cannot read the stored configuration\n", o->db);
+        bb_log(BB_LOG_ERROR, "%s: cannot read the stored configuration", o->db);
         goto out;
     }
     if (*fresh) {
         if (bb_configure_missing(o, why, sizeof(why)) > 0) {
-            fprintf(stderr,
-                    "billboardd: %s is a new database and its configuration is fixed when it "
-                    "is created, so it must be given in full: missing %s (see billboardd --help)\n",
+            bb_log(BB_LOG_ERROR,
+                    "%s is a new database and its configuration is fixed when it "
+                    "is created, so it must be given in full: missing %s (see billboardd --help)",
                     o->db, why);
             rc = BB_EINVAL;
             goto out;
@@ -157,7 +158,7 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
         *p = o->given;
     } else {
         if ((rc = bb_config_load(stored, p, why, sizeof(why))) != BB_OK) {
-            fprintf(stderr, "billboardd: %s: stored configuration unreadable: %s\n", o->db, why);
+            bb_log(BB_LOG_ERROR, "%s: stored configuration unreadable: %s", o->db, why);
             goto out;
         }
         if ((rc = check(o, p, stored)) != BB_OK)
@@ -165,7 +166,7 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
     }
     pinned = *p;
     if ((rc = bb_params_derive(p, why, sizeof(why))) != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto out;
     }
     rc = BB_EINVAL;
@@ -181,11 +182,11 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
         goto out;
     if (!*fresh && strcmp(dump, stored) != 0) {
         if ((rc = bb_db_config_put(db, dump)) != BB_OK) {
-            fprintf(stderr, "billboardd: %s: cannot store the configuration\n", o->db);
+            bb_log(BB_LOG_ERROR, "%s: cannot store the configuration", o->db);
             goto out;
         }
-        fprintf(stderr, "billboardd: %s: stored the choices 'auto' made: mechanism %s, release "
-                        "start %g, max updates %ld, shift scale %g\n",
+        bb_log(BB_LOG_INFO, "%s: stored the choices 'auto' made: mechanism %s, release "
+                        "start %g, max updates %ld, shift scale %g",
                 o->db, bb_mechanism_name(p->mechanism), p->release_start, p->max_updates,
                 p->shift_scale);
     }

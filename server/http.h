@@ -36,6 +36,7 @@ struct bb_http_opts {
     unsigned timeout_s;    /* idle connection timeout */
     size_t conn_memory;    /* per-connection memory pool, bytes */
     struct bb_tls *tls;    /* borrowed, outlives the server; NULL: plain HTTP */
+    int access_log_off;    /* 1: no access log line per request (log.h) */
 };
 
 struct bb_http;

@@ -16,7 +16,7 @@
 
 /* Status codes 100..599 each have a counter; anything else is "other". */
 #define CODE_MIN 100
-#define NCODES 501 /* 100..599, then "other" */
+#define NCODES   501 /* 100..599, then "other" */
 
 /* Request latency: from a few hundred microseconds (a cached GET) to the
  * seconds a POST may wait behind a group commit's fsync. */
@@ -26,7 +26,7 @@ static const double req_le[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
 /* Update duration: LSVI over the episodes so far, milliseconds at first and
  * about a second at K = 10^5 (README, make bench). */
 static const double upd_le[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
-                                0.25,  0.5,    1,     2.5,  5,    10,   30};
+                                0.25,  0.5,    1,     2.5,  5,     10,   30};
 #define NUPD_LE (sizeof(upd_le) / sizeof(upd_le[0]))
 
 struct histogram {
@@ -67,8 +67,8 @@ void bb_metrics_request(int route, int other_method, unsigned status, double s)
 {
     if (route < 0 || route >= BB_METRICS_ROUTES)
         route = BB_METRICS_ROUTES - 1;
-    size_t c = status >= CODE_MIN && status < CODE_MIN + NCODES - 1 ? status - CODE_MIN
-                                                                     : NCODES - 1;
+    size_t c =
+        status >= CODE_MIN && status < CODE_MIN + NCODES - 1 ? status - CODE_MIN : NCODES - 1;
     atomic_fetch_add_explicit(&requests[route][other_method ? 1 : 0][c], 1, memory_order_relaxed);
     if (!other_method) /* the histogram's method label is the route's */
         observe(&latency[route], req_le, NREQ_LE, s);
@@ -173,7 +173,8 @@ char *bb_metrics_render(const char *const *route_names, const char *const *route
                 else
                     snprintf(code, sizeof(code), "other");
                 bb_buf_printf(
-                    &b, "billboard_http_requests_total{route=\"%s\",method=\"%s\",code=\"%s\"} %lu\n",
+                    &b,
+                    "billboard_http_requests_total{route=\"%s\",method=\"%s\",code=\"%s\"} %lu\n",
                     name, method, code, v);
             }
         }
@@ -186,7 +187,8 @@ char *bb_metrics_render(const char *const *route_names, const char *const *route
             continue;
         char labels[128];
         snprintf(labels, sizeof(labels), "route=\"%s\",method=\"%s\"",
-                 r < nroutes ? route_names[r] : "unmatched", r < nroutes ? route_methods[r] : "any");
+                 r < nroutes ? route_names[r] : "unmatched",
+                 r < nroutes ? route_methods[r] : "any");
         histogram_lines(&b, "billboard_http_request_duration_seconds", labels, &latency[r], req_le,
                         NREQ_LE);
     }
@@ -225,12 +227,12 @@ char *bb_metrics_render(const char *const *route_names, const char *const *route
     if (expiry > 0)
         gauge(&b, "billboard_tls_cert_expiry_timestamp_seconds",
               "notAfter of the TLS certificate served, Unix seconds.", expiry);
-    bb_buf_printf(&b, "# HELP billboard_build_info The running build.\n"
-                      "# TYPE billboard_build_info gauge\n"
-                      "billboard_build_info{version=\"%s\"} 1\n",
+    bb_buf_printf(&b,
+                  "# HELP billboard_build_info The running build.\n"
+                  "# TYPE billboard_build_info gauge\n"
+                  "billboard_build_info{version=\"%s\"} 1\n",
                   bb_version());
-    gauge(&b, "process_start_time_seconds", "Start time of the process, Unix seconds.",
-          start_time);
+    gauge(&b, "process_start_time_seconds", "Start time of the process, Unix seconds.", start_time);
     double rss = resident_bytes(), fds = open_fds();
     if (rss >= 0)
         gauge(&b, "process_resident_memory_bytes", "Resident memory size in bytes.", rss);

@@ -45,6 +45,9 @@ enum {
     O_CONFIG,
     O_BACKUP,
     O_RESTORE,
+    O_LOG_FORMAT,
+    O_ACCESS_LOG,
+    O_VERSION,
     O_HELP = 'h',
 };
 
@@ -69,6 +72,9 @@ static const struct option longopts[] = {
     {"config", required_argument, NULL, O_CONFIG},
     {"backup", required_argument, NULL, O_BACKUP},
     {"restore", required_argument, NULL, O_RESTORE},
+    {"log-format", required_argument, NULL, O_LOG_FORMAT},
+    {"access-log", required_argument, NULL, O_ACCESS_LOG},
+    {"version", no_argument, NULL, O_VERSION},
     {"help", no_argument, NULL, O_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -138,6 +144,12 @@ void bb_options_usage(FILE *f)
             "                         online backup, safe while a daemon serves it, and exit\n"
             "  --restore BACKUP       create --db (which must not exist) from BACKUP, after\n"
             "                         checking it, and exit; then start the daemon on it\n"
+            "  --log-format F         text (default: 'TIME LEVEL billboardd: message') or\n"
+            "                         json (one object a line, for journald and shippers)\n"
+            "  --access-log on|off    a log line per request (default on): time, client\n"
+            "                         address, method, route, status, bytes, latency,\n"
+            "                         clinic id; never a token or a feature value\n"
+            "  --version              print the version and exit\n"
             "  --help                 this text\n"
             "\n"
             "HTTPS (libmicrohttpd with GnuTLS; SIGHUP reloads the certificate and key):\n"
@@ -194,7 +206,7 @@ static int spelled(const char *arg, int val)
 /* The commands, and --config itself: no keys of the configuration file. */
 static int command(int val)
 {
-    return val == O_HELP || val == O_PRINT_PARAMS || val == O_PRINT_ROUTES || val == O_CONFIG ||
+    return val == O_HELP || val == O_VERSION || val == O_PRINT_PARAMS || val == O_PRINT_ROUTES || val == O_CONFIG ||
            val == O_BACKUP || val == O_RESTORE;
 }
 
@@ -222,6 +234,20 @@ static int text(const char *at, const char *flag, const char *v, const char **ou
     return 0;
 }
 
+/* Takes a two-way flag's value: *out = 0 for no, 1 for yes; 0 or the exit
+ * status. */
+static int one_of(const char *at, const char *flag, const char *v, const char *no,
+                  const char *yes, int *out)
+{
+    if (v && (strcmp(v, no) == 0 || strcmp(v, yes) == 0)) {
+        *out = strcmp(v, yes) == 0;
+        return 0;
+    }
+    fprintf(stderr, "billboardd: %sbad value '%s' for %s (%s or %s)\n", at, v ? v : "", flag, no,
+            yes);
+    return 2;
+}
+
 /* Sets the daemon's flag c (spelled flag, for messages) to v, NULL for a
  * flag without a value: 0 or the exit status. The one setter of the
  * command line and the configuration file. */
@@ -235,6 +261,15 @@ static int daemon_flag(struct bb_options *o, int c, const char *at, const char *
         break;
     case O_PRINT_PARAMS:
         o->print_params = 1;
+        break;
+    case O_VERSION:
+        o->version = 1;
+        break;
+    case O_LOG_FORMAT:
+        status = one_of(at, flag, v, "text", "json", &o->log_json);
+        break;
+    case O_ACCESS_LOG:
+        status = one_of(at, flag, v, "on", "off", &o->http.access_log_off);
         break;
     case O_PRINT_ROUTES:
         o->print_routes = 1;

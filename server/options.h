@@ -47,6 +47,8 @@ struct bb_options {
     struct bb_http_opts http; /* limits; listen and port are set by main */
     size_t max_body;
     int help, print_params, print_routes;
+    int version;  /* --version */
+    int log_json; /* --log-format json */
     struct bb_params given; /* defaults + the configuration flags given */
     /* The configuration flags in effect as given, in order (borrowed from
      * argv or file): gline[i] is 0 for the command line, else the line of

@@ -213,6 +213,7 @@ static enum MHD_Result not_modified(struct bb_req *r, const char *etag, const ch
     MHD_add_response_header(resp, "ETag", etag);
     if (cache)
         MHD_add_response_header(resp, "Cache-Control", cache);
+    r->bytes = 0;
     enum MHD_Result ret = bb_reply_resp(r, 304, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -256,6 +257,7 @@ static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r)
     struct bb_board *b = bb_board_get(&d->board);
     const char *inm =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    r->bytes = b->len;
     enum MHD_Result ret = etag_matches(inm, b->etag) ? not_modified(r, b->etag, NULL)
                                                      : bb_reply_resp(r, 200, b->resp);
     bb_board_put(b);
@@ -272,6 +274,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     enum MHD_Result ret;
     if ((uint64_t)v == cur->version) {
+        r->bytes = cur->len;
         ret = etag_matches(inm, cur->etag) ? not_modified(r, cur->etag, NULL)
                                            : bb_reply_resp(r, 200, cur->resp);
         bb_board_put(cur);
@@ -299,6 +302,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     MHD_add_response_header(resp, "ETag", etag);
     MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
+    r->bytes = len;
     ret = bb_reply_resp(r, 200, resp);
     MHD_destroy_response(resp);
 out:
@@ -338,6 +342,7 @@ static enum MHD_Result job_answer(struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     if (r->job.replayed)
         MHD_add_response_header(resp, "Idempotent-Replayed", "true");
+    r->bytes = r->job.resp_len;
     enum MHD_Result ret = bb_reply_resp(r, r->job.status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -490,6 +495,7 @@ static enum MHD_Result openapi_get(struct bbd *d, struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     MHD_add_response_header(resp, "ETag", bb_openapi_etag);
     MHD_add_response_header(resp, "Cache-Control", OPENAPI_CACHE);
+    r->bytes = bb_openapi_json_len;
     enum MHD_Result ret = bb_reply_resp(r, 200, resp);
     MHD_destroy_response(resp);
     return ret;
