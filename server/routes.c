@@ -19,6 +19,7 @@
 #include "metrics.h"
 #include "openapi.h"
 #include "problem.h"
+#include "version.h"
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
 
@@ -472,7 +473,12 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
 
 static enum MHD_Result config_get(struct bbd *d, struct bb_req *r)
 {
-    return reply_json(r, 200, bb_config_to_json(&d->p));
+    json_t *o = bb_config_to_json(&d->p);
+    if (o && json_object_set_new(o, "version", json_string(bb_version())) != 0) {
+        json_decref(o);
+        o = NULL;
+    }
+    return reply_json(r, 200, o);
 }
 
 /* ---- the API's description ---- */
