@@ -19,6 +19,7 @@
 #include "metrics.h"
 #include "openapi.h"
 #include "problem.h"
+#include "status.h"
 #include "version.h"
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
@@ -51,6 +52,8 @@ const struct bb_route bb_routes[] = {
     {"GET", "/livez", BB_ANYONE, 0, livez_get},
     {"GET", "/readyz", BB_ANYONE, 0, readyz_get},
     {"GET", "/metrics", BB_ADMIN, 0, metrics_get},
+    {"GET", "/", BB_ANYONE, 0, bb_status_page_get},
+    {"GET", "/v1/history", BB_ANYONE, 0, bb_status_history_get},
 };
 const int bb_nroutes = (int)(sizeof(bb_routes) / sizeof(bb_routes[0]));
 
