@@ -6,6 +6,8 @@
  */
 #include "client_impl.h"
 
+#include <stdio.h>
+
 int bb_client_privacy(struct bb_client *c, json_t **out)
 {
     return client_get_json(c, "/v1/privacy", AUTH_NONE, out);
@@ -28,7 +30,56 @@ out:
 
 int bb_client_config(struct bb_client *c, json_t **out)
 {
-    return client_get_json(c, "/v1/config", AUTH_NONE, out);
+    int rc = client_get_json(c, "/v1/config", AUTH_NONE, out);
+    /* Keep the declared feature set: steps are checked against it offline. */
+    const char *set = rc == BB_OK ? json_string_value(json_object_get(*out, "features")) : NULL;
+    enum bb_feature_set parsed;
+    if (set && c->st && bb_feature_set_parse(set, &parsed) == 0 &&
+        statestore_features_put(c->st, c->base, set) != BB_OK) {
+        /* Not kept: steps are then checked at submit, by the daemon. */
+    }
+    return rc;
+}
+
+int client_feature_set(struct bb_client *c, int may_fetch, enum bb_feature_set *out)
+{
+    char name[32] = "";
+    *out = BB_FEATURE_SET_BALL;
+    if (c->st && statestore_features_get(c->st, c->base, name, sizeof(name)) == BB_OK)
+        return bb_feature_set_parse(name, out) == 0 ? BB_OK : BB_ENOTFOUND;
+    if (!may_fetch)
+        return BB_ENOTFOUND;
+    json_t *cfg = NULL;
+    int rc = bb_client_config(c, &cfg);
+    const char *set = rc == BB_OK ? json_string_value(json_object_get(cfg, "features")) : NULL;
+    rc = set && bb_feature_set_parse(set, out) == 0 ? BB_OK : BB_ENOTFOUND;
+    json_decref(cfg);
+    client_forget_answer(c); /* not knowing the set is no failure of the caller's */
+    return rc;
+}
+
+int client_rows_in_set(struct bb_client *c, enum bb_feature_set set, const double *features,
+                       int A, int d, const char *prefix)
+{
+    for (int a = 0; a < A; a++) {
+        char why[256], detail[512];
+        if (bb_feature_row_in_set(set, features + (size_t)a * d, d, BB_FEATURE_SET_SLACK, why,
+                                  sizeof(why)))
+            continue;
+        snprintf(detail, sizeof(detail), "%s/features/%d: %s", prefix, a, why);
+        client_say(c, "invalid features", detail);
+        return BB_EINVAL;
+    }
+    return BB_OK;
+}
+
+int bb_client_check_features(struct bb_client *c, const double *features, int A, int d)
+{
+    enum bb_feature_set set;
+    client_forget_answer(c);
+    if (client_feature_set(c, 1, &set) != BB_OK)
+        return BB_OK; /* not known here: the daemon checks at submit */
+    return client_rows_in_set(c, set, features, A, d, "");
 }
 
 int bb_client_sizes(struct bb_client *c, int *H, int *A, int *d)

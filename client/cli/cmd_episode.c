@@ -138,6 +138,13 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
     rc = cli_read_features(file, b->A, b->d, &f);
     if (rc != EXIT_OKAY)
         goto out;
+    /* A row outside the declared set is refused here, as the daemon would
+     * refuse the episode at submit. */
+    err = bb_client_check_features(c, f, b->A, b->d);
+    if (err != BB_OK) {
+        rc = cli_fail(c, err, "recommend");
+        goto out;
+    }
     q = calloc((size_t)b->A, sizeof(double));
     if (!q) {
         rc = cli_fail(NULL, BB_ENOMEM, "recommend");
@@ -322,6 +329,11 @@ int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
             rc = cli_fail(c, err, "state file");
             goto out;
         }
+        /* Keep the declared feature set, so that each step is checked
+         * against it even offline; unreachable now: the kept one stays. */
+        json_t *cfg = NULL;
+        if (bb_client_config(c, &cfg) == BB_OK)
+            json_decref(cfg);
         if (cli->json)
             printf("{\"id\": %lld, \"H\": %d, \"A\": %d, \"d\": %d, \"billboard_version\": "
                    "%llu}\n",

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "billboard/err.h"
+#include "featureset.h"
 
 /* Which calibration to derive. BB_CAL_PAPER reproduces the paper's printed
  * constants (y under-noised, no lower clip on V); it exists only so the
@@ -166,7 +167,7 @@ enum bb_indefinite { BB_INDEF_REFUSE = 0, BB_INDEF_DOUBLE = 1 };
 #define BB_RIDGE_DOUBLINGS 64
 
 /* Rows count as in the simplex up to this rounding of their sum. */
-#define BB_SIMPLEX_SLACK 1e-9
+#define BB_SIMPLEX_SLACK BB_FEATURE_SET_SLACK /* featureset.h */
 
 /* Release start 'auto': k0 >= snr * d * sigma_y (params.c), snr
  * BB_RELEASE_START_SNR, or BB_RELEASE_START_SNR_ONEHOT for onehot rows
