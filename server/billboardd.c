@@ -30,6 +30,7 @@
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "backup.h"
@@ -154,7 +155,12 @@ int main(int argc, char **argv)
     if (o.tls_cert) {
         int rc = bb_tls_open(o.tls_cert, o.tls_key, o.tls_priorities, &tls, why, sizeof(why));
         if (rc != BB_OK) {
-            bb_log(BB_LOG_ERROR, "%s", why);
+            /* "--tls-cert FILE: ...": where that key was given, if in --config. */
+            char key[32] = "", at[4352] = "";
+            const char *flag = strstr(why, "--");
+            if (flag && sscanf(flag, "--%31[a-z-]", key) == 1)
+                bb_options_at(&o, key, at, sizeof(at));
+            bb_log(BB_LOG_ERROR, "%s%s", at, why);
             status = rc == BB_ENOMEM ? 1 : 2;
             goto out;
         }

@@ -46,6 +46,37 @@ int bb_configure_missing(const struct bb_options *o, char *out, size_t outlen)
     return n;
 }
 
+/* A configuration that derives, to try one given key on. */
+static const char *const baseline[][2] = {
+    {"--horizon", "2"}, {"--dim", "2"}, {"--actions", "2"}, {"--max-episodes", "100"}, {"--rho", "1"},
+};
+
+/* Says why the given configuration does not derive, at the key that makes
+ * it fail: the first given key that fails the same way on its own (on the
+ * baseline) is named with its FILE:LINE, or as the flag it was. */
+static void derive_error(const struct bb_options *o, const char *why)
+{
+    char other[256], buf[256];
+    for (int i = 0; i < o->ngiven; i++) {
+        struct bb_params q;
+        bb_params_defaults(&q);
+        int ok = 1;
+        for (size_t b = 0; ok && b < sizeof(baseline) / sizeof(baseline[0]); b++)
+            ok = bb_config_option(&q, baseline[b][0], baseline[b][1], buf, sizeof(buf)) == BB_OK;
+        if (!ok || bb_config_option(&q, o->gname[i], o->gval[i], buf, sizeof(buf)) != BB_OK)
+            continue;
+        if (bb_params_derive(&q, other, sizeof(other)) == BB_OK || strcmp(other, why) != 0)
+            continue;
+        if (o->gline[i])
+            bb_log(BB_LOG_ERROR, "%s:%d: %s = %s: %s", o->file.path, o->gline[i], o->gname[i] + 2,
+                   o->gval[i] ? o->gval[i] : "", why);
+        else
+            bb_log(BB_LOG_ERROR, "%s %s: %s", o->gname[i], o->gval[i] ? o->gval[i] : "", why);
+        return;
+    }
+    bb_log(BB_LOG_ERROR, "%s", why);
+}
+
 int bb_configure_print(const struct bb_options *opts, FILE *f)
 {
     char why[256];
@@ -64,7 +95,7 @@ int bb_configure_print(const struct bb_options *opts, FILE *f)
         goto out;
     }
     if (bb_params_derive(&p, why, sizeof(why)) != BB_OK) {
-        bb_log(BB_LOG_ERROR, "%s", why);
+        derive_error(opts, why);
         goto out;
     }
     rc = BB_ENOMEM;
@@ -166,7 +197,10 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
     }
     pinned = *p;
     if ((rc = bb_params_derive(p, why, sizeof(why))) != BB_OK) {
-        bb_log(BB_LOG_ERROR, "%s", why);
+        if (stored)
+            bb_log(BB_LOG_ERROR, "%s: the stored configuration does not derive: %s", o->db, why);
+        else
+            derive_error(o, why);
         goto out;
     }
     rc = BB_EINVAL;

@@ -37,15 +37,19 @@ static int load_clinic(void *ctx, int64_t id, const char *name, const unsigned c
 
 /* The admin token: the first line of file, else $BILLBOARD_ADMIN_TOKEN
  * (wiped from the environment), else none (admin routes answer 401). */
-static int admin_token(struct bbd *d, const char *file)
+static int admin_token(struct bbd *d, const struct bb_options *o)
 {
     char buf[4096];
     size_t n = 0;
     int rc = BB_OK;
+    const char *file = o->admin_file;
     if (file) {
         FILE *f = fopen(file, "r");
         if (!f) {
-            bb_log(BB_LOG_ERROR, "%s: %s", file, strerror(errno));
+            char at[4352];
+            bb_options_at(o, "admin-token-file", at, sizeof(at));
+            bb_log(BB_LOG_ERROR, "%s%s %s: %s", at,
+                   at[0] ? "admin-token-file" : "--admin-token-file", file, strerror(errno));
             return BB_EIO;
         }
         n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -138,7 +142,7 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         goto out;
     if ((rc = bb_db_clinics_each(d->db, load_clinic, d->auth)) != BB_OK)
         goto out;
-    if ((rc = admin_token(d, o->admin_file)) != BB_OK)
+    if ((rc = admin_token(d, o)) != BB_OK)
         goto out;
     if ((rc = bb_db_pool_new(o->db, (int)o->http.threads + 2, &d->pool, why, sizeof(why))) !=
         BB_OK) {

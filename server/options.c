@@ -255,6 +255,8 @@ static int daemon_flag(struct bb_options *o, int c, const char *at, const char *
 {
     unsigned long n = 0;
     int status = 0;
+    if (!at[0] && c >= O_DB && c < O_DB + 64)
+        o->cli_flags |= 1ULL << (c - O_DB);
     switch (c) {
     case O_HELP:
         o->help = 1;
@@ -494,6 +496,27 @@ int bb_options_parse(struct bb_options *o, int argc, char **argv)
     return status;
 }
 
+const char *bb_options_at(const struct bb_options *o, const char *key, char *buf, size_t len)
+{
+    const struct option *lo = named(key);
+    buf[0] = '\0';
+    if (lo && lo->val >= O_DB && lo->val < O_DB + 64 && (o->cli_flags >> (lo->val - O_DB)) & 1)
+        return buf; /* the command line's */
+    if (!lo) { /* a configuration key: the one in effect, as kept in order */
+        for (int i = o->ngiven - 1; i >= 0; i--)
+            if (strcmp(o->gname[i] + 2, key) == 0) {
+                if (o->gline[i])
+                    snprintf(buf, len, "%s:%d: ", o->file.path, o->gline[i]);
+                return buf;
+            }
+        return buf;
+    }
+    for (size_t i = 0; i < o->file.n; i++)
+        if (strcmp(o->file.e[i].key, key) == 0)
+            snprintf(buf, len, "%s:%d: ", o->file.path, o->file.e[i].line);
+    return buf;
+}
+
 void bb_options_release(struct bb_options *o)
 {
     bb_conffile_release(&o->file);
@@ -516,6 +539,15 @@ int bb_listen_is_loopback(const char *addr)
 
 int bb_options_check(const struct bb_options *o)
 {
+    struct in6_addr any;
+    if (inet_pton(AF_INET, o->listen, &any) != 1 && inet_pton(AF_INET6, o->listen, &any) != 1) {
+        char at[4352];
+        fprintf(stderr,
+                "billboardd: %slisten '%s': host names are not accepted; give an IP address "
+                "(127.0.0.1 or ::1 for this host, 0.0.0.0 or :: for every interface)\n",
+                bb_options_at(o, "listen", at, sizeof(at)), o->listen);
+        return 2;
+    }
     if (!o->tls_cert != !o->tls_key) {
         fprintf(stderr, "billboardd: %s needs %s too\n", o->tls_cert ? "--tls-cert" : "--tls-key",
                 o->tls_cert ? "--tls-key" : "--tls-cert");

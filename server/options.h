@@ -57,6 +57,7 @@ struct bb_options {
     int gline[BB_OPTIONS_MAX_GIVEN];
     int ngiven;
     struct bb_conffile file; /* --config's content; owned */
+    unsigned long long cli_flags; /* the daemon's flags given on the command line */
 };
 
 /* Parses argv (and the --config file it names) into o (zeroed by the
@@ -77,6 +78,11 @@ int bb_options_check(const struct bb_options *o);
 /* 1 if addr is an IPv4 or IPv6 loopback literal (127.0.0.0/8, ::1,
  * ::ffff:127.0.0.0/104), else 0 (any other address, or not a literal). */
 int bb_listen_is_loopback(const char *addr);
+
+/* Where key (a flag's name without dashes: "admin-token-file", "delta")
+ * got its value in effect: "FILE:LINE: " into buf if from the --config file,
+ * else "" (the command line or the default). Returns buf. */
+const char *bb_options_at(const struct bb_options *o, const char *key, char *buf, size_t len);
 
 /* Frees what o owns (the configuration file's content). */
 void bb_options_release(struct bb_options *o);
