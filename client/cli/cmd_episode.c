@@ -123,7 +123,7 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
         err = bb_client_get_billboard_version(c, (uint64_t)v, &past);
         b = &past;
         if (err != BB_OK) {
-            rc = cli_fail(c, err, "billboard");
+            rc = cli_fail(c, err, "billboard version");
             goto out;
         }
     } else {
