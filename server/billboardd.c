@@ -72,7 +72,8 @@ static void reload(struct bb_tls *tls)
         return;
     }
     bb_tls_describe(tls, why, sizeof(why));
-    bb_log(BB_LOG_INFO, "SIGHUP: now serving certificate %s", why);
+    bb_log(strstr(why, "(EXPIRED)") ? BB_LOG_WARN : BB_LOG_INFO,
+           "SIGHUP: now serving certificate %s", why);
 }
 
 /* --backup or --restore: the exit status. */
@@ -201,7 +202,7 @@ int main(int argc, char **argv)
            o.listen, port, tls ? "HTTPS" : "HTTP", now.episodes, now.version);
     if (tls) {
         bb_tls_describe(tls, why, sizeof(why));
-        bb_log(BB_LOG_INFO, "certificate %s", why);
+        bb_log(strstr(why, "(EXPIRED)") ? BB_LOG_WARN : BB_LOG_INFO, "certificate %s", why);
     }
     status = 0;
     for (;;) {

@@ -543,8 +543,9 @@ int bb_options_check(const struct bb_options *o)
     if (inet_pton(AF_INET, o->listen, &any) != 1 && inet_pton(AF_INET6, o->listen, &any) != 1) {
         char at[4352];
         fprintf(stderr,
-                "billboardd: %slisten '%s': host names are not accepted; give an IP address "
-                "(127.0.0.1 or ::1 for this host, 0.0.0.0 or :: for every interface)\n",
+                "billboardd: %slisten '%s' is not an IPv4 or IPv6 address (host names are not "
+                "accepted): give 127.0.0.1 or ::1 for this host, 0.0.0.0 or :: for every "
+                "interface\n",
                 bb_options_at(o, "listen", at, sizeof(at)), o->listen);
         return 2;
     }

@@ -128,7 +128,7 @@ check_changed() { # SED-EXPR RC WANT: the file changed by SED-EXPR
 }
 check_changed 's/^horizon = 3/horizon = 5000/' 2 "11: horizon = 5000: horizon H must be in [1, 1000]"
 check_changed 's/^listen = .*/listen = localhost/' 2 \
-    "4: listen 'localhost': host names are not accepted; give an IP address"
+    "4: listen 'localhost' is not an IPv4 or IPv6 address (host names are not accepted)"
 check_changed "s|^admin-token-file = .*|admin-token-file = $TMP/no-token|" 1 \
     "7: admin-token-file $TMP/no-token: No such file or directory"
 check_changed "s|^threads = 3|tls-cert = $TMP/no.pem\r\ntls-key = $TMP/no.key|" 2 \
@@ -136,8 +136,9 @@ check_changed "s|^threads = 3|tls-cert = $TMP/no.pem\r\ntls-key = $TMP/no.key|" 
 # On the command line, the flag is named instead.
 rc=0
 "$BB" --db "$DB" "${CONF[@]}" --delta 1.5 >"$TMP/out" 2>&1 || rc=$?
-[ "$rc" = 2 ] && grep -qF "billboardd: --delta 1.5: delta must be in (0, 1)" "$TMP/out" ||
+if [ "$rc" != 2 ] || ! grep -qF "billboardd: --delta 1.5: delta must be in (0, 1)" "$TMP/out"; then
     fail "--delta 1.5: exit $rc, $(cat "$TMP/out")"
+fi
 rc=0
 "$BB" --config "$TMP/none.conf" >"$TMP/out" 2>&1 || rc=$?
 if [ "$rc" != 2 ] || ! grep -qF "$TMP/none.conf: No such file or directory" "$TMP/out"; then

@@ -404,7 +404,7 @@ static void test_where(void **state)
     assert_string_equal(bb_options_at(&o, "horizon", at, sizeof(at)), ""); /* command line */
     assert_string_equal(bb_options_at(&o, "tls-cert", at, sizeof(at)), "");   /* default */
     assert_int_equal(check_captured(&o), 2);
-    snprintf(want, sizeof(want), "%s:5: listen 'localhost': host names are not accepted", conf);
+    snprintf(want, sizeof(want), "%s:5: listen 'localhost' is not an IPv4 or IPv6 address (host names are not accepted)", conf);
     assert_non_null(strstr(err, want));
     /* The command line's admin token file replaces the file's. */
     assert_int_equal(
@@ -412,7 +412,7 @@ static void test_where(void **state)
     assert_string_equal(bb_options_at(&o, "admin-token-file", at, sizeof(at)), "");
     assert_int_equal(parse(&o, (const char *[]){"--db", "x", "--listen", "my.host", NULL}), 0);
     assert_int_equal(check_captured(&o), 2);
-    assert_non_null(strstr(err, "listen 'my.host': host names are not accepted"));
+    assert_non_null(strstr(err, "listen 'my.host' is not an IPv4 or IPv6 address"));
     bb_options_release(&o);
 }
 
