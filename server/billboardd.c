@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 {
     static struct bb_options o;
     static struct bbd d;
-    struct bb_http *http = NULL;
+    struct bb_http *http = NULL, *metrics = NULL;
     int status = 1, listened = 0;
     /* The LSVI update runs its own threads around BLAS calls on small
      * matrices (d <= ~64), where OpenBLAS's threads only spin (lsvi.h);
@@ -193,6 +193,22 @@ int main(int argc, char **argv)
         goto stop;
     }
     listened = 1;
+    if (o.metrics_listen) { /* checked by bb_options_check */
+        char maddr[64];
+        unsigned mport = 0;
+        struct bb_http_opts mo = o.http;
+        if (bb_options_metrics_addr(o.metrics_listen, maddr, sizeof(maddr), &mo.port) != 0)
+            goto stop;
+        mo.listen = maddr;
+        mo.tls = NULL;
+        mo.threads = 1;
+        mo.metrics_only = 1;
+        if (bb_http_start(&d, &mo, &metrics, &mport, why, sizeof(why)) != BB_OK) {
+            bb_log(BB_LOG_ERROR, "--metrics-listen: %s", why);
+            goto stop;
+        }
+        bb_log(BB_LOG_INFO, "metrics on %s port %u (GET /metrics without a token)", maddr, mport);
+    }
     if (o.port_file && write_port(o.port_file, port) != BB_OK) {
         bb_log(BB_LOG_ERROR, "cannot write %s", o.port_file);
         goto stop;
@@ -223,8 +239,10 @@ stop:
     if (!http)
         status = 1;
     bb_http_quiesce(http);
+    bb_http_quiesce(metrics);
     bb_writer_stop(d.writer);
     bb_http_stop(http, 3000);
+    bb_http_stop(metrics, 1000);
     if (atomic_load(&d.fatal))
         status = 1;
 out:

@@ -25,8 +25,9 @@
 struct bb_http {
     struct MHD_Daemon *mhd;
     struct bbd *d;
-    size_t max_head; /* request line + header fields, bytes (head_size) */
-    int access_log;  /* a line per request */
+    size_t max_head;  /* request line + header fields, bytes (head_size) */
+    int access_log;   /* a line per request */
+    int metrics_only; /* bb_http_opts.metrics_only */
 };
 
 /* libmicrohttpd keeps the request line and every header field in the
@@ -199,6 +200,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return bb_reply_problem(r, err, NULL, NULL);
         }
         r->route = &bb_routes[r->route_idx];
+        /* The metrics listener: /metrics alone, its address the access rule. */
+        if (h->metrics_only)
+            return strcmp(r->route->pattern, "/metrics") == 0
+                       ? MHD_YES
+                       : bb_reply_problem(r, BBD_ENOROUTE, "this address serves /metrics only",
+                                          NULL);
         const char *detail = NULL;
         int err = precheck(d, r, &detail);
         if (err != BB_OK)
@@ -280,6 +287,7 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
     h->d = d;
     h->max_head = o->conn_memory / 2;
     h->access_log = !o->access_log_off;
+    h->metrics_only = o->metrics_only;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | MHD_USE_ERROR_LOG;
     /* HTTPS: the certificate comes from a callback (tls.h), so a SIGHUP

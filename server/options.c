@@ -48,6 +48,7 @@ enum {
     O_LOG_FORMAT,
     O_ACCESS_LOG,
     O_VERSION,
+    O_METRICS_LISTEN,
     O_HELP = 'h',
 };
 
@@ -75,6 +76,7 @@ static const struct option longopts[] = {
     {"log-format", required_argument, NULL, O_LOG_FORMAT},
     {"access-log", required_argument, NULL, O_ACCESS_LOG},
     {"version", no_argument, NULL, O_VERSION},
+    {"metrics-listen", required_argument, NULL, O_METRICS_LISTEN},
     {"help", no_argument, NULL, O_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -149,6 +151,10 @@ void bb_options_usage(FILE *f)
             "  --access-log on|off    a log line per request (default on): time, client\n"
             "                         address, method, route, status, bytes, latency,\n"
             "                         clinic id; never a token or a feature value\n"
+            "  --metrics-listen A:P   also serve GET /metrics, without a token, on address\n"
+            "                         A port P (plain HTTP; [A]:P for IPv6) for a\n"
+            "                         Prometheus on a private network; on --listen's\n"
+            "                         address /metrics needs the admin token\n"
             "  --version              print the version and exit\n"
             "  --help                 this text\n"
             "\n"
@@ -269,6 +275,9 @@ static int daemon_flag(struct bb_options *o, int c, const char *at, const char *
         break;
     case O_LOG_FORMAT:
         status = one_of(at, flag, v, "text", "json", &o->log_json);
+        break;
+    case O_METRICS_LISTEN:
+        status = text(at, flag, v, &o->metrics_listen);
         break;
     case O_ACCESS_LOG:
         status = one_of(at, flag, v, "on", "off", &o->http.access_log_off);
@@ -537,8 +546,42 @@ int bb_listen_is_loopback(const char *addr)
     return 0;
 }
 
+int bb_options_metrics_addr(const char *spec, char *addr, size_t addrlen, unsigned *port)
+{
+    const char *colon = strrchr(spec, ':');
+    unsigned long n;
+    if (!colon || parse_uint(colon + 1, 0, 65535, &n) != BB_OK)
+        return -1;
+    const char *a = spec;
+    size_t len = (size_t)(colon - spec);
+    if (len >= 2 && a[0] == '[' && a[len - 1] == ']') {
+        a++;
+        len -= 2;
+    }
+    if (len == 0 || len >= addrlen)
+        return -1;
+    memcpy(addr, a, len);
+    addr[len] = '\0';
+    struct in6_addr any;
+    if (inet_pton(AF_INET, addr, &any) != 1 && inet_pton(AF_INET6, addr, &any) != 1)
+        return -1;
+    *port = (unsigned)n;
+    return 0;
+}
+
 int bb_options_check(const struct bb_options *o)
 {
+    char maddr[64];
+    unsigned mport;
+    if (o->metrics_listen &&
+        bb_options_metrics_addr(o->metrics_listen, maddr, sizeof(maddr), &mport) != 0) {
+        char at[4352];
+        fprintf(stderr,
+                "billboardd: %smetrics-listen '%s' is not ADDR:PORT with an IP address "
+                "(127.0.0.1:9464, [::1]:9464)\n",
+                bb_options_at(o, "metrics-listen", at, sizeof(at)), o->metrics_listen);
+        return 2;
+    }
     struct in6_addr any;
     if (inet_pton(AF_INET, o->listen, &any) != 1 && inet_pton(AF_INET6, o->listen, &any) != 1) {
         char at[4352];

@@ -48,6 +48,7 @@ struct bb_options {
     size_t max_body;
     int help, print_params, print_routes;
     int version;  /* --version */
+    const char *metrics_listen; /* --metrics-listen ADDR:PORT, or NULL */
     int log_json; /* --log-format json */
     struct bb_params given; /* defaults + the configuration flags given */
     /* The configuration flags in effect as given, in order (borrowed from
@@ -83,6 +84,11 @@ int bb_listen_is_loopback(const char *addr);
  * got its value in effect: "FILE:LINE: " into buf if from the --config file,
  * else "" (the command line or the default). Returns buf. */
 const char *bb_options_at(const struct bb_options *o, const char *key, char *buf, size_t len);
+
+/* Splits --metrics-listen's "ADDR:PORT" ("[ADDR]:PORT" for IPv6) into
+ * addr (addrlen bytes) and *port: 0, or -1 if it is not an IP address and
+ * a port in [0, 65535]. */
+int bb_options_metrics_addr(const char *spec, char *addr, size_t addrlen, unsigned *port);
 
 /* Frees what o owns (the configuration file's content). */
 void bb_options_release(struct bb_options *o);
