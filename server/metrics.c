@@ -23,8 +23,9 @@
 static const double req_le[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                                 0.1,    0.25,  0.5,    1,     2.5,  5,     10};
 #define NREQ_LE (sizeof(req_le) / sizeof(req_le[0]))
-/* Update duration: LSVI over the episodes so far, milliseconds at first and
- * about a second at K = 10^5 (README, make bench). */
+/* Update duration: LSVI over the episodes so far: about a millisecond in
+ * the demo's first updates (25-logs.sh's publish lines), 0.30-0.85 s at
+ * K = 10^5, H = 10, A = 8, d = 32 (docs/SCALING.md, make bench-lsvi). */
 static const double upd_le[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
                                 0.25,  0.5,    1,     2.5,  5,     10,   30};
 #define NUPD_LE (sizeof(upd_le) / sizeof(upd_le[0]))
