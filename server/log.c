@@ -4,6 +4,7 @@
 #include "log.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,17 +105,24 @@ void bb_log(enum bb_log_level level, const char *fmt, ...)
     va_end(ap);
 }
 
+/* v as JSON: an integer when it is one, "inf" or "NaN" (which JSON lacks)
+ * as strings, else a real. */
+static json_t *json_number(double v)
+{
+    if (!isfinite(v))
+        return json_string(isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf");
+    if (fabs(v) < 9e15 && v == floor(v))
+        return json_integer((json_int_t)v);
+    return json_real(v);
+}
+
 void bb_log_event(enum bb_log_level level, const char *event, const struct bb_log_field *f,
                   size_t n)
 {
     if (as_json) {
         json_t *o = json_head(level, event);
         for (size_t i = 0; o && i < n; i++)
-            json_object_set_new(o, f[i].key,
-                                f[i].s ? json_string(f[i].s)
-                                : f[i].num == (double)(json_int_t)f[i].num
-                                    ? json_integer((json_int_t)f[i].num)
-                                    : json_real(f[i].num));
+            json_object_set_new(o, f[i].key, f[i].s ? json_string(f[i].s) : json_number(f[i].num));
         finish_json(o);
         return;
     }
