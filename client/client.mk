@@ -65,3 +65,5 @@ install-client: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD)
 	$(CLIENT_PC_SED) client/billboard.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/billboard.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/billboard.pc
 	install -m 755 $(BILLBOARD) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 docs/man/billboard.1 $(DESTDIR)$(MANDIR)/man1/

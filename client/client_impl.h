@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "billboard/client.h"
+#include "featureset.h"
 #include "statestore.h"
 #include "transport.h"
 
@@ -41,6 +42,15 @@ struct bb_client {
     char title[256];
     char detail[1024];
 };
+
+/* The feature set the deployment declared: the one the state file keeps
+ * for this server, else (may_fetch) GET /v1/config's. BB_OK, or
+ * BB_ENOTFOUND if it is not known (*out is then the ball). */
+int client_feature_set(struct bb_client *c, int may_fetch, enum bb_feature_set *out);
+/* BB_OK if the A rows (A x d) lie in set; else BB_EINVAL with title
+ * "invalid features" and "PREFIX/features/a: <the daemon's words>". */
+int client_rows_in_set(struct bb_client *c, enum bb_feature_set set, const double *features,
+                       int A, int d, const char *prefix);
 
 /* Initialises libsodium once per process. BB_OK, or BB_ENOMEM if it could
  * not be initialised. */

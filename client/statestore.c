@@ -49,6 +49,8 @@ enum stmt {
     S_STEP_ALL,
     S_CACHE_GET,
     S_CACHE_PUT,
+    S_FEATURES_GET,
+    S_FEATURES_PUT,
     S_COUNT
 };
 
@@ -80,6 +82,9 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_CACHE_GET] = "SELECT etag, body FROM billboard_cache WHERE id = 1 AND server = ?1",
     [S_CACHE_PUT] = "INSERT OR REPLACE INTO billboard_cache(id, server, etag, body) "
                     "VALUES(1, ?1, ?2, ?3)",
+    [S_FEATURES_GET] = "SELECT features FROM config_cache WHERE id = 1 AND server = ?1",
+    [S_FEATURES_PUT] = "INSERT OR REPLACE INTO config_cache(id, server, features) "
+                       "VALUES(1, ?1, ?2)",
 };
 
 struct statestore {
@@ -105,7 +110,9 @@ static const char schema[] =
     "CREATE INDEX IF NOT EXISTS episode_state ON episode(state, id);"
     "CREATE TABLE IF NOT EXISTS billboard_cache("
     " id INTEGER PRIMARY KEY CHECK (id = 1), server TEXT NOT NULL, etag TEXT NOT NULL,"
-    " body BLOB NOT NULL);";
+    " body BLOB NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS config_cache("
+    " id INTEGER PRIMARY KEY CHECK (id = 1), server TEXT NOT NULL, features TEXT NOT NULL);";
 
 /* Opening runs once, before any statement of the table: its pragmas and
  * the schema go through these two. */
@@ -619,6 +626,34 @@ int statestore_cache_put(struct statestore *s, const char *server, const char *b
         sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 2, etag, -1, SQLITE_STATIC);
         sqlite3_bind_blob(st, 3, body, (int)len, SQLITE_STATIC);
+    }
+    return run(st);
+}
+
+int statestore_features_get(struct statestore *s, const char *server, char *out, size_t outlen)
+{
+    sqlite3_stmt *st = stmt(s, S_FEATURES_GET);
+    int rc = BB_EIO;
+    if (!st)
+        return rc;
+    sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        snprintf(out, outlen, "%s", (const char *)sqlite3_column_text(st, 0));
+        rc = BB_OK;
+    } else {
+        rc = src == SQLITE_DONE ? BB_ENOTFOUND : BB_EIO;
+    }
+    sqlite3_reset(st);
+    return rc;
+}
+
+int statestore_features_put(struct statestore *s, const char *server, const char *features)
+{
+    sqlite3_stmt *st = stmt(s, S_FEATURES_PUT);
+    if (st) {
+        sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, features, -1, SQLITE_STATIC);
     }
     return run(st);
 }

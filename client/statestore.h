@@ -100,4 +100,11 @@ int statestore_cache_get(struct statestore *s, const char *server, char **body, 
 int statestore_cache_put(struct statestore *s, const char *server, const char *body, size_t len,
                          const char *etag) BB_WARN_UNUSED;
 
+/* The feature set ("ball", "simplex", "onehot") server's GET /v1/config
+ * declared when it was last read. get: BB_ENOTFOUND if none is kept. */
+int statestore_features_get(struct statestore *s, const char *server, char *out,
+                            size_t outlen) BB_WARN_UNUSED;
+int statestore_features_put(struct statestore *s, const char *server,
+                            const char *features) BB_WARN_UNUSED;
+
 #endif

@@ -77,6 +77,7 @@ static const struct codec_field fields[] = {
     F("y_centre", CODEC_REAL, y_centre, O),
     F("plausible", CODEC_REAL, plausible, O),
     F("plausible_floor", CODEC_REAL, plausible_floor, O),
+    T("version", version),
     CODEC_END,
 };
 

@@ -23,6 +23,7 @@
 
 #include "configure.h"
 #include "lock.h"
+#include "log.h"
 #include "options.h"
 #include "pinned.h"
 #include "recovery.h"
@@ -38,15 +39,19 @@ static int load_clinic(void *ctx, int64_t id, const char *name, const unsigned c
 
 /* The admin token: the first line of file, else $BILLBOARD_ADMIN_TOKEN
  * (wiped from the environment), else none (admin routes answer 401). */
-static int admin_token(struct bbd *d, const char *file)
+static int admin_token(struct bbd *d, const struct bb_options *o)
 {
     char buf[4096];
     size_t n = 0;
     int rc = BB_OK;
+    const char *file = o->admin_file;
     if (file) {
         FILE *f = fopen(file, "r");
         if (!f) {
-            fprintf(stderr, "billboardd: %s: %s\n", file, strerror(errno));
+            char at[4352];
+            bb_options_at(o, "admin-token-file", at, sizeof(at));
+            bb_log(BB_LOG_ERROR, "%s%s %s: %s", at,
+                   at[0] ? "admin-token-file" : "--admin-token-file", file, strerror(errno));
             return BB_EIO;
         }
         n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -56,8 +61,8 @@ static int admin_token(struct bbd *d, const char *file)
     } else {
         char *env = getenv("BILLBOARD_ADMIN_TOKEN");
         if (!env) {
-            fprintf(stderr, "billboardd: no admin token (--admin-token-file or "
-                            "BILLBOARD_ADMIN_TOKEN): clinic administration is disabled\n");
+            bb_log(BB_LOG_ERROR, "no admin token (--admin-token-file or "
+                                 "BILLBOARD_ADMIN_TOKEN): clinic administration is disabled");
             return BB_OK;
         }
         n = strlen(env);
@@ -67,7 +72,7 @@ static int admin_token(struct bbd *d, const char *file)
         sodium_memzero(env, strlen(env));
     }
     if (bb_auth_set_admin(d->auth, buf, n) != BB_OK) {
-        fprintf(stderr, "billboardd: the admin token must be at least 16 bytes\n");
+        bb_log(BB_LOG_ERROR, "the admin token must be at least 16 bytes");
         rc = BB_EINVAL;
     }
     sodium_memzero(buf, sizeof(buf));
@@ -87,12 +92,12 @@ static int create_db_file(struct bbd *d, const char *path)
         close(fd);
         if (ok)
             return BB_OK;
-        fprintf(stderr, "billboardd: %s: %s\n", path, strerror(errno));
+        bb_log(BB_LOG_ERROR, "%s: %s", path, strerror(errno));
         return BB_EIO;
     }
     if (errno == EEXIST)
         return BB_OK;
-    fprintf(stderr, "billboardd: cannot create %s: %s\n", path, strerror(errno));
+    bb_log(BB_LOG_ERROR, "cannot create %s: %s", path, strerror(errno));
     return BB_EIO;
 }
 
@@ -134,11 +139,11 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         goto out;
     rc = bb_lock_take(o->db, &d->lock_fd, why, sizeof(why));
     if (rc != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto out;
     }
     if ((rc = bb_db_open(o->db, 0, &d->db, why, sizeof(why))) != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto out;
     }
     if ((rc = refuse_backup(d->db, o->db)) != BB_OK)
@@ -152,7 +157,7 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     if ((rc = bb_engine_new(&d->p, &d->rng, &d->engine)) != BB_OK)
         goto out;
     if (fresh && (rc = bb_recovery_create(d, config)) != BB_OK) {
-        fprintf(stderr, "billboardd: %s: cannot store the configuration\n", o->db);
+        bb_log(BB_LOG_ERROR, "%s: cannot store the configuration", o->db);
         goto out;
     }
     if ((rc = bb_ledger_load(d->db, &d->ledger)) != BB_OK) {
@@ -172,7 +177,7 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         goto out;
     }
     if ((rc = bb_db_token_key_get(d->db, &key, &len)) != BB_OK || len != BB_AUTH_KEY) {
-        fprintf(stderr, "billboardd: %s: token key missing\n", o->db);
+        bb_log(BB_LOG_ERROR, "%s: token key missing", o->db);
         rc = BB_EIO;
         goto out;
     }
@@ -180,11 +185,11 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         goto out;
     if ((rc = bb_db_clinics_each(d->db, load_clinic, d->auth)) != BB_OK)
         goto out;
-    if ((rc = admin_token(d, o->admin_file)) != BB_OK)
+    if ((rc = admin_token(d, o)) != BB_OK)
         goto out;
     if ((rc = bb_db_pool_new(o->db, (int)o->http.threads + 2, &d->pool, why, sizeof(why))) !=
         BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto out;
     }
     d->max_body = o->max_body;
@@ -205,7 +210,7 @@ static void unlink_db(const char *path)
     for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
         int n = snprintf(f, sizeof(f), "%s%s", path, suffix[i]);
         if (n > 0 && (size_t)n < sizeof(f) && unlink(f) != 0 && errno != ENOENT)
-            fprintf(stderr, "billboardd: cannot remove %s: %s\n", f, strerror(errno));
+            bb_log(BB_LOG_ERROR, "cannot remove %s: %s", f, strerror(errno));
     }
 }
 

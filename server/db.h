@@ -147,6 +147,11 @@ int bb_db_billboard_put(struct bb_db *db, uint64_t version, uint64_t episode, co
 int bb_db_billboard_get(struct bb_db *db, int64_t version, char **body, size_t *len,
                         char **etag) BB_WARN_UNUSED;
 
+/* Every stored billboard's version and the episode it was computed at, in
+ * version order: two malloc'd arrays of *n (caller frees both). */
+int bb_db_billboard_index(struct bb_db *db, int64_t **versions, int64_t **episodes,
+                          size_t *n) BB_WARN_UNUSED;
+
 /* A pool of read-only connections for the HTTP threads. get() blocks
  * while all are lent; put() gives one back. */
 struct bb_db_pool;

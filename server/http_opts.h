@@ -20,6 +20,9 @@ struct bb_http_opts {
     unsigned timeout_s;    /* idle connection timeout */
     size_t conn_memory;    /* per-connection memory pool, bytes */
     struct bb_tls *tls;    /* borrowed, outlives the server; NULL: plain HTTP */
+    int access_log_off;    /* 1: no access log line per request (log.h) */
+    int metrics_only;      /* 1: serve GET /metrics alone, without a token
+                            * (--metrics-listen); every other path is 404 */
 };
 
 #endif

@@ -47,6 +47,10 @@ enum {
     O_BACKUP,
     O_RESTORE,
     O_RELEASE_JOURNAL,
+    O_LOG_FORMAT,
+    O_ACCESS_LOG,
+    O_VERSION,
+    O_METRICS_LISTEN,
     O_HELP,
     O_CONFIG_FLAG = 1000, /* + the index of bb_config_flag() */
 };
@@ -75,6 +79,10 @@ static const struct bb_opt own[] = {
     {"backup", 1, O_BACKUP},
     {"restore", 1, O_RESTORE},
     {"release-journal", 1, O_RELEASE_JOURNAL},
+    {"log-format", 1, O_LOG_FORMAT},
+    {"access-log", 1, O_ACCESS_LOG},
+    {"version", 0, O_VERSION},
+    {"metrics-listen", 1, O_METRICS_LISTEN},
     {"help", 0, O_HELP},
 };
 enum { NOWN = sizeof(own) / sizeof(own[0]), MAX_CONFIG_FLAGS = 96 };
@@ -178,6 +186,16 @@ void bb_options_usage(FILE *f)
             "  --release-journal FILE append a synced line to FILE (on other storage than\n"
             "                         --db) before every commit that releases, charges or\n"
             "                         publishes; --restore reads it. Once given, required\n"
+            "  --log-format F         text (default: 'TIME LEVEL billboardd: message') or\n"
+            "                         json (one object a line, for journald and shippers)\n"
+            "  --access-log on|off    a log line per request (default on): time, client\n"
+            "                         address, method, route, status, bytes, latency,\n"
+            "                         clinic id; never a token or a feature value\n"
+            "  --metrics-listen A:P   also serve GET /metrics, without a token, on address\n"
+            "                         A port P (plain HTTP; [A]:P for IPv6) for a\n"
+            "                         Prometheus on a private network; on --listen's\n"
+            "                         address /metrics needs the admin token\n"
+            "  --version              print the version and exit\n"
             "  --help                 this text\n"
             "\n"
             "HTTPS (libmicrohttpd with GnuTLS; SIGHUP reloads the certificate and key):\n"
@@ -218,8 +236,8 @@ static const struct bb_opt *named(const char *name)
 /* The commands, and --config itself: no keys of the configuration file. */
 static int command(int val)
 {
-    return val == O_HELP || val == O_PRINT_PARAMS || val == O_PRINT_ROUTES || val == O_CONFIG ||
-           val == O_BACKUP || val == O_RESTORE;
+    return val == O_HELP || val == O_VERSION || val == O_PRINT_PARAMS || val == O_PRINT_ROUTES ||
+           val == O_CONFIG || val == O_BACKUP || val == O_RESTORE;
 }
 
 /* Takes a numeric flag's value: 0 or the exit status. A missing value is
@@ -246,6 +264,20 @@ static int text(const char *at, const char *flag, const char *v, const char **ou
     return 0;
 }
 
+/* Takes a two-way flag's value: *out = 0 for no, 1 for yes; 0 or the exit
+ * status. */
+static int one_of(const char *at, const char *flag, const char *v, const char *no,
+                  const char *yes, int *out)
+{
+    if (v && (strcmp(v, no) == 0 || strcmp(v, yes) == 0)) {
+        *out = strcmp(v, yes) == 0;
+        return 0;
+    }
+    fprintf(stderr, "billboardd: %sbad value '%s' for %s (%s or %s)\n", at, v ? v : "", flag, no,
+            yes);
+    return 2;
+}
+
 /* Sets the daemon's flag c (spelled flag, for messages) to v, NULL for a
  * flag without a value: 0 or the exit status. The one setter of the
  * command line and the configuration file. */
@@ -253,12 +285,26 @@ static int daemon_flag(struct bb_options *o, int c, const char *at, const char *
 {
     unsigned long n = 0;
     int status = 0;
+    if (!at[0] && c >= O_DB && c < O_DB + 64)
+        o->cli_flags |= 1ULL << (c - O_DB);
     switch (c) {
     case O_HELP:
         o->help = 1;
         break;
     case O_PRINT_PARAMS:
         o->print_params = 1;
+        break;
+    case O_VERSION:
+        o->version = 1;
+        break;
+    case O_LOG_FORMAT:
+        status = one_of(at, flag, v, "text", "json", &o->log_json);
+        break;
+    case O_METRICS_LISTEN:
+        status = text(at, flag, v, &o->metrics_listen);
+        break;
+    case O_ACCESS_LOG:
+        status = one_of(at, flag, v, "on", "off", &o->http.access_log_off);
         break;
     case O_PRINT_ROUTES:
         o->print_routes = 1;
@@ -491,6 +537,27 @@ int bb_options_parse(struct bb_options *o, int argc, char **argv)
     return status;
 }
 
+const char *bb_options_at(const struct bb_options *o, const char *key, char *buf, size_t len)
+{
+    const struct bb_opt *lo = named(key);
+    buf[0] = '\0';
+    if (lo && lo->id >= O_DB && lo->id < O_DB + 64 && (o->cli_flags >> (lo->id - O_DB)) & 1)
+        return buf; /* the command line's */
+    if (!lo) { /* a configuration key: the one in effect, as kept in order */
+        for (int i = o->ngiven - 1; i >= 0; i--)
+            if (strcmp(o->gname[i] + 2, key) == 0) {
+                if (o->gline[i])
+                    snprintf(buf, len, "%s:%d: ", o->file.path, o->gline[i]);
+                return buf;
+            }
+        return buf;
+    }
+    for (size_t i = 0; i < o->file.n; i++)
+        if (strcmp(o->file.e[i].key, key) == 0)
+            snprintf(buf, len, "%s:%d: ", o->file.path, o->file.e[i].line);
+    return buf;
+}
+
 void bb_options_release(struct bb_options *o)
 {
     bb_conffile_release(&o->file);
@@ -511,8 +578,52 @@ int bb_listen_is_loopback(const char *addr)
     return 0;
 }
 
+int bb_options_metrics_addr(const char *spec, char *addr, size_t addrlen, unsigned *port)
+{
+    const char *colon = strrchr(spec, ':');
+    unsigned long n;
+    if (!colon || parse_uint(colon + 1, 0, 65535, &n) != BB_OK)
+        return -1;
+    const char *a = spec;
+    size_t len = (size_t)(colon - spec);
+    if (len >= 2 && a[0] == '[' && a[len - 1] == ']') {
+        a++;
+        len -= 2;
+    }
+    if (len == 0 || len >= addrlen)
+        return -1;
+    memcpy(addr, a, len);
+    addr[len] = '\0';
+    struct in6_addr any;
+    if (inet_pton(AF_INET, addr, &any) != 1 && inet_pton(AF_INET6, addr, &any) != 1)
+        return -1;
+    *port = (unsigned)n;
+    return 0;
+}
+
 int bb_options_check(const struct bb_options *o)
 {
+    char maddr[64];
+    unsigned mport;
+    if (o->metrics_listen &&
+        bb_options_metrics_addr(o->metrics_listen, maddr, sizeof(maddr), &mport) != 0) {
+        char at[4352];
+        fprintf(stderr,
+                "billboardd: %smetrics-listen '%s' is not ADDR:PORT with an IP address "
+                "(127.0.0.1:9464, [::1]:9464)\n",
+                bb_options_at(o, "metrics-listen", at, sizeof(at)), o->metrics_listen);
+        return 2;
+    }
+    struct in6_addr any;
+    if (inet_pton(AF_INET, o->listen, &any) != 1 && inet_pton(AF_INET6, o->listen, &any) != 1) {
+        char at[4352];
+        fprintf(stderr,
+                "billboardd: %slisten '%s' is not an IPv4 or IPv6 address (host names are not "
+                "accepted): give 127.0.0.1 or ::1 for this host, 0.0.0.0 or :: for every "
+                "interface\n",
+                bb_options_at(o, "listen", at, sizeof(at)), o->listen);
+        return 2;
+    }
     if (!o->tls_cert != !o->tls_key) {
         fprintf(stderr, "billboardd: %s needs %s too\n", o->tls_cert ? "--tls-cert" : "--tls-key",
                 o->tls_cert ? "--tls-key" : "--tls-cert");

@@ -13,6 +13,7 @@
 
 #include "billboard/codec.h"
 #include "pinned.h"
+#include "log.h"
 
 int bb_recovery_create(struct bbd *d, const char *config)
 {
@@ -60,7 +61,7 @@ static int source_one(void *ctx, int64_t k, const struct bb_episode_buf *e)
     struct source *src = ctx;
     struct bb_episode v = bb_episode_buf_view(e);
     if (k != ++src->k) {
-        fprintf(stderr, "billboardd: episode %lld out of order\n", (long long)k);
+        bb_log(BB_LOG_ERROR, "episode %lld out of order", (long long)k);
         return BB_EIO;
     }
     return src->put(src->sink, &v);
@@ -87,13 +88,12 @@ int bb_recovery_run(struct bbd *d)
         rc = bb_engine_recover(d->engine, source_each, &src, st.rec, st.n);
     bb_db_mech_state_free(&st);
     if (rc != BB_OK) {
-        fprintf(stderr,
-                "billboardd: recovering %ld stored episodes and the %s mechanism's noise: %s\n",
-                src.k, bb_engine_mechanism(d->engine), bb_strerror(rc));
+        bb_log(BB_LOG_ERROR, "recovering %ld stored episodes and the %s mechanism's noise: %s",
+               src.k, bb_engine_mechanism(d->engine), bb_strerror(rc));
         goto out;
     }
     if ((rc = bb_db_billboard_get(d->db, -1, &body, &len, &etag)) != BB_OK) {
-        fprintf(stderr, "billboardd: no stored billboard: %s\n", bb_strerror(rc));
+        bb_log(BB_LOG_ERROR, "no stored billboard: %s", bb_strerror(rc));
         goto out;
     }
     if ((rc = bb_billboard_from_json(body, len, &b, NULL, 0)) != BB_OK)
@@ -106,7 +106,7 @@ int bb_recovery_run(struct bbd *d)
     if (bb_db_updates_charged_get(d->db, &charged) == BB_OK && charged > updates)
         updates = charged;
     if ((rc = bb_engine_restore_billboard(d->engine, &b, updates)) != BB_OK) {
-        fprintf(stderr, "billboardd: restoring the billboard: %s\n", bb_strerror(rc));
+        bb_log(BB_LOG_ERROR, "restoring the billboard: %s", bb_strerror(rc));
         goto out;
     }
     if ((rc = bb_board_new(body, len, NULL, &board)) != BB_OK)

@@ -19,6 +19,8 @@
 #include "metrics.h"
 #include "openapi.h"
 #include "problem.h"
+#include "status.h"
+#include "version.h"
 #include "writer.h"
 
 static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r);
@@ -48,7 +50,9 @@ const struct bb_route bb_routes[] = {
     {"DELETE", "/v1/clinics/{id}", BB_ADMIN, 0, clinics_delete},
     {"GET", "/livez", BB_ANYONE, 0, livez_get},
     {"GET", "/readyz", BB_ANYONE, 0, readyz_get},
-    {"GET", "/metrics", BB_ANYONE, 0, metrics_get},
+    {"GET", "/metrics", BB_ADMIN, 0, metrics_get},
+    {"GET", "/", BB_ANYONE, 0, bb_status_page_get},
+    {"GET", "/v1/history", BB_ANYONE, 0, bb_status_history_get},
 };
 const int bb_nroutes = (int)(sizeof(bb_routes) / sizeof(bb_routes[0]));
 
@@ -90,6 +94,15 @@ int bb_route_match(const char *method, const char *path, char *param, size_t par
             return i;
     }
     return path_known ? -2 : -1;
+}
+
+int bb_route_of_path(const char *path)
+{
+    char param[64];
+    for (int i = 0; i < bb_nroutes; i++)
+        if (match(bb_routes[i].pattern, path, param, sizeof(param)))
+            return i;
+    return -1;
 }
 
 void bb_route_allow(const char *path, char *out, size_t outlen)
@@ -186,6 +199,7 @@ static enum MHD_Result not_modified(struct bb_req *r, const char *etag, const ch
     MHD_add_response_header(resp, "ETag", etag);
     if (cache)
         MHD_add_response_header(resp, "Cache-Control", cache);
+    r->bytes = 0;
     enum MHD_Result ret = bb_reply_resp(r, 304, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -229,6 +243,7 @@ static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r)
     struct bb_board *b = bb_board_get(&d->board);
     const char *inm =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    r->bytes = b->len;
     enum MHD_Result ret = etag_matches(inm, b->etag) ? not_modified(r, b->etag, NULL)
                                                      : bb_reply_resp(r, 200, b->resp);
     bb_board_put(b);
@@ -245,6 +260,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     enum MHD_Result ret;
     if ((uint64_t)v == cur->version) {
+        r->bytes = cur->len;
         ret = etag_matches(inm, cur->etag) ? not_modified(r, cur->etag, NULL)
                                            : bb_reply_resp(r, 200, cur->resp);
         bb_board_put(cur);
@@ -272,6 +288,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     MHD_add_response_header(resp, "ETag", etag);
     MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
+    r->bytes = len;
     ret = bb_reply_resp(r, 200, resp);
     MHD_destroy_response(resp);
 out:
@@ -311,6 +328,7 @@ static enum MHD_Result job_answer(struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     if (r->job.replayed)
         MHD_add_response_header(resp, "Idempotent-Replayed", "true");
+    r->bytes = r->job.resp_len;
     enum MHD_Result ret = bb_reply_resp(r, r->job.status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -462,6 +480,7 @@ static enum MHD_Result openapi_get(struct bbd *d, struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     MHD_add_response_header(resp, "ETag", bb_openapi_etag);
     MHD_add_response_header(resp, "Cache-Control", OPENAPI_CACHE);
+    r->bytes = bb_openapi_json_len;
     enum MHD_Result ret = bb_reply_resp(r, 200, resp);
     MHD_destroy_response(resp);
     return ret;

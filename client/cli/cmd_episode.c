@@ -222,6 +222,13 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
     rc = cli_read_features(ra.file, b->A, b->d, &f);
     if (rc != EXIT_OKAY)
         goto out;
+    /* A row outside the declared set is refused here, as the daemon would
+     * refuse the episode at submit. */
+    int ferr = bb_client_check_features(c, f, b->A, b->d);
+    if (ferr != BB_OK) {
+        rc = cli_fail(c, ferr, "recommend");
+        goto out;
+    }
     if (!(q = calloc((size_t)b->A, sizeof(double)))) {
         rc = cli_fail(NULL, BB_ENOMEM, "recommend");
         goto out;
@@ -369,6 +376,11 @@ static int episode_start(struct cli *cli, struct bb_client *c, const struct epis
     int err = bb_client_episode_begin(c, b->H, b->A, b->d, b->version, &eid);
     if (err != BB_OK)
         return cli_fail(c, err, "state file");
+    /* Keep the declared feature set, so that each step is checked against
+     * it even offline; unreachable now: the kept one stays. */
+    struct bb_config_info cfg = {0};
+    if (bb_client_config(c, &cfg) == BB_OK)
+        bb_config_info_release(&cfg);
     if (cli->json)
         printf("{\"id\": %lld, \"H\": %d, \"A\": %d, \"d\": %d, \"billboard_version\": "
                "%llu}\n",

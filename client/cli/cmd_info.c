@@ -155,14 +155,14 @@ int cmd_show(struct cli *cli, int argc, char **argv)
         b = bb_client_billboard(c);
     }
     if (err != BB_OK) {
-        rc = cli_fail(c, err, "billboard");
+        rc = cli_fail(c, err, v >= 0 ? "billboard version" : "show");
         goto out;
     }
     if (cli->json) {
         size_t len;
         text = bb_billboard_to_json(b, &len);
         if (!text) {
-            rc = cli_fail(NULL, BB_ENOMEM, "billboard");
+            rc = cli_fail(NULL, BB_ENOMEM, "show");
             goto out;
         }
         fwrite(text, 1, len, stdout);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "version.h"
 
 static const char usage[] =
     "usage: billboard [OPTIONS] COMMAND [ARGS]\n"
@@ -38,6 +39,7 @@ static const char usage[] =
     "                          Retry-After is honoured, up to 5 s a wait)\n"
     "  --retry-total MS        cap on the total time spent retrying (default 30000)\n"
     "  --help                  help (also after any command)\n"
+    "  --version               print the version and exit (before any command)\n"
     "\n"
     "exit codes:\n"
     "  0  success\n"
@@ -116,6 +118,11 @@ int main(int argc, char **argv)
         for (int i = 0; i < argc; i++)
             if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
                 fputs(usage, stdout);
+                return EXIT_OKAY;
+            }
+        for (int i = 0; i < argc; i++)
+            if (strcmp(argv[i], "--version") == 0) {
+                printf("billboard %s\n", bb_version());
                 return EXIT_OKAY;
             }
         fputs(usage, stderr);

@@ -19,6 +19,7 @@
 #include "report.h"
 #include "run.h"
 #include "sweep.h"
+#include "version.h"
 
 #define MAX_LIST 16
 #define MAX_RUNS 256
@@ -27,7 +28,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "Usage: billboard-sim [options]\n"
                "Plays K episodes from N simulated clinics against Private LSVI-UCB and\n"
-               "records the exact regret V*_1(x_1) - V^pi_1(x_1) of every episode.\n\n"
+               "records the exact regret V*_1(x_1) - V^pi_1(x_1) of every episode.\n"
+               "--version prints the version.\n\n"
                "Environment:\n"
                "  --env NAME|FILE      simplex (default), riverswim, or a JSON file (docs/ENV.md)\n"
                "  --states S           states (simplex: 50, riverswim: 6)\n"
@@ -171,11 +173,13 @@ enum {
     O_ENV_SEEDS,
     O_SEEDS,
     O_JOBS,
+    O_VERSION,
     O_CONFIG = 1000,
 };
 
 static const struct bb_opt own[] = {
     {"help", 0, O_HELP},
+    {"version", 0, O_VERSION},
     {"quiet", 0, O_QUIET},
     {"env", 1, O_ENV},
     {"csv", 1, O_CSV},
@@ -382,6 +386,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
         }
         if (g.opt->id == O_HELP) {
             usage(stdout);
+            return 1;
+        }
+        if (g.opt->id == O_VERSION) {
+            printf("billboard-sim %s\n", bb_version());
             return 1;
         }
         snprintf(flag, sizeof(flag), "--%s", g.opt->name);

@@ -339,6 +339,17 @@ int bb_client_privacy(struct bb_client *c, struct bb_privacy_budget *out) BB_WAR
  * detail, if the answer is not a configuration. */
 int bb_client_config(struct bb_client *c, struct bb_config_info *out) BB_WARN_UNUSED;
 
+/* Whether the A feature rows (A x d, row-major) lie in the feature set
+ * the deployment declared ("features" of GET /v1/config: ball, simplex or
+ * onehot), as the daemon will check them at submit. The set is the one the
+ * state file keeps (every bb_client_config keeps it), else fetched once.
+ * BB_OK also when the set cannot be learnt (the daemon still checks);
+ * BB_EINVAL with title "invalid features" and the daemon's words as detail
+ * ("/features/1: feature 0 is negative; ..."). bb_client_episode_step
+ * checks each step the same way, against the kept set only. */
+int bb_client_check_features(struct bb_client *c, const double *features, int A,
+                             int d) BB_WARN_UNUSED;
+
 /* The sizes of the deployment, from GET /v1/config. */
 int bb_client_sizes(struct bb_client *c, int *H, int *A, int *d) BB_WARN_UNUSED;
 

@@ -52,6 +52,7 @@ struct bb_config_info {
     char y_sensitivity[BB_CONFIG_NAME_MAX]; /* "centred", "nonnegative", "triangle" */
     double y_centre;
     double plausible, plausible_floor;
+    char version[BB_CONFIG_NAME_MAX]; /* the daemon's build ("" from older daemons) */
 };
 
 /* Frees c's arrays and zeroes it. NULL is a no-op. */

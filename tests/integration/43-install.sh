@@ -29,7 +29,8 @@ done
 # The host's part.
 DOC=usr/share/doc/billboard
 host_files=(usr/bin/billboardd usr/lib/systemd/system/billboardd.service "$DOC/README.md"
-    "$DOC/examples/billboardd.conf" "$DOC/proto/openapi.yaml")
+    "$DOC/examples/billboardd.conf" "$DOC/proto/openapi.yaml" "$DOC/deploy/billboard-alerts.yml"
+    usr/share/man/man8/billboardd.8 usr/share/man/man1/billboard.1)
 for f in "$ROOT"/docs/*.md "$ROOT"/docs/img/*.png; do host_files+=("$DOC/docs/${f#"$ROOT/docs/"}"); done
 for f in "${host_files[@]}"; do
     [ -f "$DEST/$f" ] || fail "not installed: $f"
@@ -91,6 +92,22 @@ unit_check "$TMP/local" /usr/local
 # configuration as the unit starts it (--config, --admin-token-file), with
 # the database, the address and the port overridden for the test.
 "$DEST/usr/bin/billboardd" --help >"$TMP/help" || fail "installed billboardd --help"
+# --version on every program, the same build's; the man pages render
+# without a warning and name what they document.
+v=$("$DEST/usr/bin/billboardd" --version) || fail "installed billboardd --version"
+[[ "$v" =~ ^billboardd\ [0-9A-Za-z.+-]+$ ]] || fail "billboardd --version: $v"
+[ "$("$DEST/usr/bin/billboard" --version)" = "billboard ${v#billboardd }" ] ||
+    fail "billboard --version: $("$DEST/usr/bin/billboard" --version), billboardd's $v"
+[ "$("$O/billboard-sim" --version)" = "billboard-sim ${v#billboardd }" ] || fail "billboard-sim --version"
+for m in man8/billboardd.8 man1/billboard.1; do
+    page="$DEST/usr/share/man/$m"
+    MANWIDTH=80 man --warnings -l "$page" >"$TMP/man.txt" 2>"$TMP/man.err" || fail "man -l $m: $(cat "$TMP/man.err")"
+    [ ! -s "$TMP/man.err" ] || fail "man -l $m warns: $(cat "$TMP/man.err")"
+    name=$(basename "$m"); name=${name%.*}
+    grep -q "^NAME" "$TMP/man.txt" || fail "$m renders without NAME"
+    grep -q -- "--version" "$TMP/man.txt" || fail "$m does not mention --version"
+    grep -q "$name" "$TMP/man.txt" || fail "$m does not name $name"
+done
 grep -q -- '--config FILE' "$TMP/help" || fail "--help does not mention --config"
 "$DEST/usr/bin/billboardd" --config "$DEST/$DOC/examples/billboardd.conf" --print-params \
     >"$TMP/params" || fail "the example configuration does not derive"
@@ -100,6 +117,7 @@ BB="$DEST/usr/bin/billboardd" start_daemon --config "$DEST/$DOC/examples/billboa
 req GET /v1/config
 expect_status 200
 [ "$(jget "$TMP/body" 'd["H"], d["d"], d["A"]')" = "(10, 16, 8)" ] || fail "served config: $(cat "$TMP/body")"
+[ "$(jget "$TMP/body" 'd["version"]')" = "${v#billboardd }" ] || fail "served version vs $v"
 tok=$(enrol installed)
 [ -n "$tok" ] || fail "no token from the installed daemon"
 stop_daemon

@@ -129,7 +129,7 @@ static size_t help_flags(struct flag *out, size_t max)
 static int is_command(const char *name)
 {
     static const char *const commands[] = {"help",   "print-params", "print-routes",
-                                           "config", "backup",       "restore"};
+                                           "config", "backup",       "restore", "version"};
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (strcmp(name, commands[i]) == 0)
             return 1;
@@ -366,6 +366,57 @@ static void test_rules(void **state)
     stderr = saved;
 }
 
+/* Where a key's value in effect came from: FILE:LINE for the file's (a
+ * daemon flag or a configuration key), nothing for the command line's or a
+ * default; a host name in listen is refused as one, wherever it is given. */
+static int check_captured(const struct bb_options *o)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *cap = tmpfile();
+    assert_non_null(cap);
+    dup2(fileno(cap), 2);
+    int status = bb_options_check(o);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(cap);
+    size_t n = fread(err, 1, sizeof(err) - 1, cap);
+    err[n] = '\0';
+    fclose(cap);
+    return status;
+}
+
+static void test_where(void **state)
+{
+    (void)state;
+    struct bb_options o = {0};
+    char at[256], want[256];
+    write_conf("db = /srv/bb.db\n"
+               "admin-token-file = /etc/token\n"
+               "delta = 0.5\n"
+               "horizon = 5\n"
+               "listen = localhost\n");
+    assert_int_equal(parse(&o, (const char *[]){"--config", conf, "--horizon", "6", NULL}), 0);
+    snprintf(want, sizeof(want), "%s:2: ", conf);
+    assert_string_equal(bb_options_at(&o, "admin-token-file", at, sizeof(at)), want);
+    snprintf(want, sizeof(want), "%s:3: ", conf);
+    assert_string_equal(bb_options_at(&o, "delta", at, sizeof(at)), want);
+    assert_string_equal(bb_options_at(&o, "horizon", at, sizeof(at)), ""); /* command line */
+    assert_string_equal(bb_options_at(&o, "tls-cert", at, sizeof(at)), "");   /* default */
+    assert_int_equal(check_captured(&o), 2);
+    snprintf(want, sizeof(want), "%s:5: listen 'localhost' is not an IPv4 or IPv6 address (host names are not accepted)", conf);
+    assert_non_null(strstr(err, want));
+    /* The command line's admin token file replaces the file's. */
+    assert_int_equal(
+        parse(&o, (const char *[]){"--config", conf, "--admin-token-file", "/tmp/t", NULL}), 0);
+    assert_string_equal(bb_options_at(&o, "admin-token-file", at, sizeof(at)), "");
+    assert_int_equal(parse(&o, (const char *[]){"--db", "x", "--listen", "my.host", NULL}), 0);
+    assert_int_equal(check_captured(&o), 2);
+    assert_non_null(strstr(err, "listen 'my.host' is not an IPv4 or IPv6 address"));
+    bb_options_release(&o);
+}
+
 /* The stored configuration: 'auto' for the release start round-trips (0
  * is no k0 and is refused as a number), the prior policy is a key, and a
  * stored configuration from before that key existed keeps the greedy prior
@@ -567,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_loopback),
         cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_where),
         cmocka_unit_test(test_stored_config_keys),
         cmocka_unit_test(test_config_pin),
     };
