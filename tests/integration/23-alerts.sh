@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's alerts work on what the daemon exports. The expressions of
-# deploy/billboard-alerts.yml are the README's table's, word for word; with
+# The operator's alerts (docs/OPERATIONS.md) work on what the daemon exports. The expressions of
+# deploy/billboard-alerts.yml are docs/OPERATIONS.md's table's, word for word; with
 # promtool (Debian's prometheus package) the rules are evaluated over two
 # real scrapes of /metrics: one of a healthy daemon (nothing fires) and one
 # taken on the same connection right after a forced storage failure
@@ -18,8 +18,8 @@ for py in "$PYTHON" /usr/bin/python3; do
 done
 [ -n "$YPY" ] || fail "no python3 with PyYAML (deploy/install-deps installs python3-yaml)"
 
-# The README's expressions are the rules'.
-"$YPY" - "$RULES" "$ROOT/README.md" <<'PY' || fail "README's alert table and $RULES disagree"
+# docs/OPERATIONS.md's expressions are the rules'.
+"$YPY" - "$RULES" "$ROOT/docs/OPERATIONS.md" <<'PY' || fail "docs/OPERATIONS.md's alert table and $RULES disagree"
 import re, sys, yaml
 rules = [r for g in yaml.safe_load(open(sys.argv[1]))["groups"] for r in g["rules"]]
 readme = open(sys.argv[2]).read()
