@@ -33,6 +33,11 @@ CFLAGS  += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover
 LDFLAGS += -fsanitize=$(SANITIZER)
 O       := build-san
 endif
+# Fault points (proto/fault.h) for the crash tests: a build of its own.
+ifneq ($(FAULTS),)
+CFLAGS  += -DBB_FAULTS
+O       := build-fault
+endif
 
 .PHONY: all test unit-test integration-test bench run tidy clean install check-layers lint \
         install-client install-host docker-test
@@ -117,6 +122,6 @@ tidy:
 	clang-tidy $(wildcard proto/*.c server/*.c server/engine/*.c client/*.c) -- $(CFLAGS) $(TEST_INC)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fault
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 
+#include "fault.h"
 #include "metrics.h"
 #include "problem.h"
 
@@ -71,8 +72,11 @@ static int write_unit(const struct bb_writer_ctx *x, struct unit *u)
         break;
     }
     if (j->kind == BB_JOB_EPISODE && u->write) {
-        for (size_t i = 0; rc == BB_OK && i < u->nrec; i++)
+        for (size_t i = 0; rc == BB_OK && i < u->nrec; i++) {
+            if (i == 1)
+                BB_FAULT_POINT("mid_noise_persist");
             rc = bb_db_mech_put(x->db, &u->rec[i]);
+        }
         if (rc == BB_OK)
             rc = bb_db_episode_insert(x->db, u->k, j->clinic, (int64_t)j->ep.billboard_version,
                                       &j->ep);
@@ -110,6 +114,7 @@ static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
     } else if (u->kind == U_BILLBOARD) {
         /* Committed: now, and only now, serve it. */
         bb_stats_set_version(x->stats, (long)u->board->version);
+        BB_FAULT_POINT("mid_billboard_publish");
         bb_board_swap(x->board, u->board);
         u->board = NULL;
         bb_metrics_update_seconds(u->seconds);
@@ -148,8 +153,12 @@ static void *commit_main(void *arg)
             if (rc == BB_OK)
                 rc = write_unit(x, u);
         }
-        if (rc == BB_OK)
+        if (rc == BB_OK) {
+            BB_FAULT_POINT("before_commit");
             rc = bb_db_commit(x->db);
+        }
+        if (rc == BB_OK)
+            BB_FAULT_POINT("after_commit_before_reply");
         if (rc != BB_OK) {
             if (!atomic_load(x->fatal))
                 bb_db_rollback(x->db);

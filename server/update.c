@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fault.h"
+
 void update_init(struct updater *u, const struct bb_writer_ctx *x, struct committer *c,
                  pthread_mutex_t *mu, pthread_cond_t *cv)
 {
@@ -22,6 +24,7 @@ static void *worker_main(void *arg)
 {
     struct updater *u = arg;
     int rc = bb_engine_update_run(u->upd);
+    BB_FAULT_POINT("mid_update");
     pthread_mutex_lock(u->mu);
     u->rc = rc;
     u->ready = 1;
@@ -64,6 +67,7 @@ void update_maybe_begin(struct updater *u, int stopping)
         u->upd = NULL;
         return;
     }
+    BB_FAULT_POINT("after_update_charge");
     clock_gettime(CLOCK_MONOTONIC, &u->start);
     pthread_mutex_lock(u->mu);
     u->ready = 0;

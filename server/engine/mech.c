@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 
+#include "fault.h"
+
 static const struct bb_mech_ops *const table[] = {
     &mech_tree_ops,
     &mech_grid_ops,
@@ -73,6 +75,7 @@ int mech_emit(struct bb_mech *m, int step, long slot, long tag, const void *byte
     }
     m->rec[m->nrec++] =
         (struct bb_mech_record){.step = step, .slot = slot, .tag = tag, .len = len, .bytes = bytes};
+    BB_FAULT_POINT("mech_record");
     return BB_OK;
 }
 
