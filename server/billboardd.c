@@ -164,7 +164,8 @@ int main(int argc, char **argv)
             status = 2; /* the flags, the configuration, the database's lock */
         goto out;
     }
-    struct bb_writer_ctx wx = {d.engine, d.db, d.pool, d.auth, &d.board, &d.stats, &d.fatal};
+    struct bb_writer_ctx wx = {d.engine, d.db, d.pool, d.auth, &d.board, &d.stats, &d.fatal,
+                              &d.entropy};
     if (bb_writer_start(&wx, &d.writer) != BB_OK)
         goto out;
     unsigned port = 0;
@@ -188,7 +189,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "billboardd: certificate %s\n", why);
     }
     status = 0;
-    for (;;) {
+    for (unsigned tick = 1;; tick++) {
         struct timespec ts = {0, 200 * 1000 * 1000};
         int sig = sigtimedwait(&sigs, NULL, &ts);
         if (sig == SIGTERM || sig == SIGINT) {
@@ -197,6 +198,8 @@ int main(int argc, char **argv)
         }
         if (sig == SIGHUP)
             reload(tls);
+        if (tick % 5 == 0)
+            (void)bb_entropy_check(&d.entropy); /* about once a second */
         if (atomic_load(&d.fatal)) {
             status = 1;
             break;

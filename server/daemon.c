@@ -104,6 +104,7 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     bb_stats_init(&d->stats);
     bb_board_slot_init(&d->board);
     atomic_init(&d->fatal, 0);
+    bb_entropy_init(&d->entropy);
     int rc = create_db_file(d, o->db);
     if (rc != BB_OK)
         goto out;
@@ -118,6 +119,11 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     }
     if ((rc = bb_configure_resolve(d->db, o, &d->p, &fresh, &config)) != BB_OK)
         goto out;
+    /* Never key the noise from a source that fails (entropy.h). */
+    if ((rc = bb_entropy_check(&d->entropy)) != BB_OK) {
+        fprintf(stderr, "billboardd: no noise can be drawn: not starting\n");
+        goto out;
+    }
     if ((rc = bb_rng_init_secure(&d->rng)) != BB_OK)
         goto out;
     if ((rc = bb_engine_new(&d->p, &d->rng, &d->engine)) != BB_OK)
@@ -180,4 +186,5 @@ void bb_daemon_release(struct bbd *d, int discard)
     bb_lock_release(d->lock_fd); /* after every connection to the file */
     bb_board_slot_release(&d->board);
     bb_stats_release(&d->stats);
+    bb_entropy_release(&d->entropy);
 }

@@ -21,6 +21,7 @@
 #include "engine/engine.h"
 #include "engine/params.h"
 #include "engine/rng.h"
+#include "entropy.h"
 #include "stats.h"
 
 struct bb_writer;
@@ -36,6 +37,7 @@ struct bbd {
     struct bb_writer *writer;
     struct bb_stats stats; /* what /v1/privacy and /metrics report */
     atomic_int fatal;      /* storage failed: stop and let recovery run */
+    struct bb_entropy entropy; /* the random source's health (entropy.h) */
     size_t max_body;       /* request body cap, bytes */
     int lock_fd;           /* holds the database's lock (lock.h); -1: none */
     const char *created;   /* the database's path if this start created the

@@ -12,6 +12,7 @@
 #include "writer_impl.h"
 
 #include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,6 +192,7 @@ void ingest_job(struct ingest *in, struct bb_job *j)
 {
     const struct bb_writer_ctx *x = in->x;
     struct unit *u = calloc(1, sizeof(*u));
+    char why[200];
     int rc = BB_ENOMEM;
     if (!u) {
         writer_set_err(j, BB_ENOMEM, NULL, NULL);
@@ -201,6 +203,12 @@ void ingest_job(struct ingest *in, struct bb_job *j)
     u->job = j;
     if (atomic_load(x->fatal)) {
         writer_set_err(j, BBD_EUNAVAIL, NULL, "storage failed; the request was not applied");
+        rc = BB_OK;
+    } else if (j->kind == BB_JOB_EPISODE && bb_entropy_failed(x->entropy, why, sizeof(why))) {
+        /* Its noise would come from a source that failed (entropy.h). */
+        char detail[sizeof(why) + 64];
+        snprintf(detail, sizeof(detail), "the random source failed (%s); try again later", why);
+        writer_set_err(j, BBD_EUNAVAIL, NULL, detail);
         rc = BB_OK;
     } else if (j->kind == BB_JOB_EPISODE) {
         rc = episode(in, j, u);

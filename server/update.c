@@ -42,6 +42,9 @@ void update_maybe_begin(struct updater *u, int stopping)
      * new data rather than burn the cap on the same failure. */
     if (u->failed_at == bb_engine_episodes(x->engine))
         return;
+    /* Publish nothing while the random source fails (entropy.h). */
+    if (bb_entropy_check(x->entropy) != BB_OK)
+        return;
     int rc = bb_engine_update_begin(x->engine, &u->upd);
     if (rc != BB_OK) {
         u->upd = NULL;

@@ -38,6 +38,7 @@
 #include "board.h"
 #include "db.h"
 #include "engine/engine.h"
+#include "entropy.h"
 #include "stats.h"
 
 #define BB_IDEM_KEY_MAX    128
@@ -82,6 +83,7 @@ struct bb_writer_ctx {
     struct bb_board_slot *board; /* where a committed billboard is served */
     struct bb_stats *stats;      /* refreshed after each commit */
     atomic_int *fatal;           /* set, once, when storage fails */
+    struct bb_entropy *entropy;  /* no episode, no update while it fails */
 };
 
 /* Starts the writer's threads over x (copied; what it points to is
