@@ -11,6 +11,7 @@
  */
 #include "writer_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "fault.h"
@@ -97,7 +98,7 @@ static int write_unit(const struct bb_writer_ctx *x, struct unit *u)
 }
 
 /* After the commit: what becomes visible, then the answers. */
-static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
+static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok, int full)
 {
     struct bb_job *j = u->job;
     if (!ok) {
@@ -105,7 +106,12 @@ static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
             free(j->resp);
             j->resp = NULL;
             j->replayed = 0;
-            writer_set_err(j, BBD_EUNAVAIL, NULL, "storage failed; the request was not applied");
+            if (full)
+                writer_set_err(j, BB_EIO, NULL,
+                               "the database's disk is full; the request was not applied");
+            else
+                writer_set_err(j, BBD_EUNAVAIL, NULL,
+                               "storage failed; the request was not applied");
         }
         return;
     }
@@ -147,7 +153,8 @@ static void *commit_main(void *arg)
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         long n = 0, last = 0;
-        int rc = atomic_load(x->fatal) ? BB_EIO : bb_db_begin(x->db);
+        int full = atomic_load(&c->stalled);
+        int rc = atomic_load(x->fatal) || full ? BB_EIO : bb_db_begin(x->db);
         for (struct unit *u = batch; u; u = u->next, n++) {
             last = u->seq;
             if (rc == BB_OK)
@@ -159,14 +166,18 @@ static void *commit_main(void *arg)
         }
         if (rc == BB_OK)
             BB_FAULT_POINT("after_commit_before_reply");
-        if (rc != BB_OK) {
-            if (!atomic_load(x->fatal))
-                bb_db_rollback(x->db);
-            writer_fatal(x, "group commit");
+        if (rc != BB_OK && !full && !atomic_load(x->fatal)) {
+            full = x->rebuild && bb_db_full(x->db);
+            bb_db_rollback(x->db);
+            if (full && !atomic_exchange(&c->stalled, 1))
+                fprintf(stderr, "billboardd: the database's disk is full: answering 503 and "
+                                "retrying; nothing of the failed commit is kept\n");
         }
+        if (rc != BB_OK && !full)
+            writer_fatal(x, "group commit");
         bb_metrics_commit(n, writer_since(&t0));
         for (struct unit *u = batch; u; u = u->next)
-            after_commit(x, u, rc == BB_OK);
+            after_commit(x, u, rc == BB_OK, full);
         pthread_mutex_lock(&c->mu);
         c->committed_seq = last;
         pthread_cond_broadcast(&c->cv);

@@ -159,6 +159,22 @@ out:
     return rc;
 }
 
+int bb_daemon_rebuild(void *arg, struct bb_engine **engine)
+{
+    struct bbd *d = arg;
+    struct bb_engine *old = d->engine;
+    int rc = bb_engine_new(&d->p, &d->rng, &d->engine);
+    if (rc == BB_OK && (rc = bb_recovery_run(d)) != BB_OK)
+        bb_engine_free(d->engine);
+    if (rc != BB_OK) {
+        d->engine = old;
+        return rc;
+    }
+    bb_engine_free(old);
+    *engine = d->engine;
+    return BB_OK;
+}
+
 /* Removes path and the files SQLite keeps beside it, the main file last:
  * while it exists, the others are recognisably its. */
 static void unlink_db(const char *path)

@@ -52,6 +52,12 @@ struct bb_options;
  * bb_daemon_release(d) once the writer and the server are stopped. */
 int bb_daemon_open(struct bbd *d, const struct bb_options *o) BB_WARN_UNUSED;
 
+/* The writer's rebuild (writer.h) over d (a struct bbd): replaces
+ * d->engine by a new one recovered from what d->db holds, as a start
+ * would, and frees the old; on error d->engine stays as it was. Only while
+ * the writer has nothing in flight. */
+int bb_daemon_rebuild(void *d, struct bb_engine **engine);
+
 /* Frees every member of d (the writer's too); d may be partly open. With
  * discard, a database this start created (d->created) is removed with its
  * -wal, -shm and -journal once SQLite has closed it and before its lock is

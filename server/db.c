@@ -3,6 +3,7 @@
  */
 #include "db.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -312,6 +313,11 @@ int bb_db_commit(struct bb_db *db)
 void bb_db_rollback(struct bb_db *db)
 {
     (void)run(stmt(db, S_ROLLBACK));
+}
+
+int bb_db_full(struct bb_db *db)
+{
+    return (sqlite3_errcode(db->h) & 0xff) == SQLITE_FULL || sqlite3_system_errno(db->h) == ENOSPC;
 }
 
 int bb_db_ping(struct bb_db *db)

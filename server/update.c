@@ -36,7 +36,8 @@ static void *worker_main(void *arg)
 void update_maybe_begin(struct updater *u, int stopping)
 {
     const struct bb_writer_ctx *x = u->x;
-    if (u->upd || stopping || atomic_load(x->fatal) || !bb_engine_update_due(x->engine))
+    if (u->upd || stopping || atomic_load(x->fatal) || atomic_load(&u->c->stalled) ||
+        !bb_engine_update_due(x->engine))
         return;
     /* Each begin is charged against N_max: after a failed update wait for
      * new data rather than burn the cap on the same failure. */
@@ -65,7 +66,7 @@ void update_maybe_begin(struct updater *u, int stopping)
     charge->charged = bb_engine_updates(x->engine);
     commit_hand_over(u->c, charge);
     commit_wait(u->c, u->c->seq);
-    if (atomic_load(x->fatal)) {
+    if (atomic_load(x->fatal) || atomic_load(&u->c->stalled)) {
         bb_update_free(u->upd);
         u->upd = NULL;
         return;
@@ -120,6 +121,19 @@ out:
     }
     unit_free(b);
     free(body);
+    bb_update_free(u->upd);
+    u->upd = NULL;
+}
+
+void update_abandon(struct updater *u)
+{
+    if (!u->upd)
+        return;
+    if (!pthread_equal(u->worker, pthread_self()))
+        pthread_join(u->worker, NULL);
+    pthread_mutex_lock(u->mu);
+    u->ready = 0;
+    pthread_mutex_unlock(u->mu);
     bb_update_free(u->upd);
     u->upd = NULL;
 }

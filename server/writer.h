@@ -84,6 +84,12 @@ struct bb_writer_ctx {
     struct bb_stats *stats;      /* refreshed after each commit */
     atomic_int *fatal;           /* set, once, when storage fails */
     struct bb_entropy *entropy;  /* no episode, no update while it fails */
+    /* After a commit failed for want of space: a new engine recovered from
+     * what is committed (the old one freed), as a restart would make it;
+     * BB_OK or an error (then the daemon goes fatal). NULL: none, a full
+     * disk is fatal. Runs on the engine thread while nothing is in flight. */
+    int (*rebuild)(void *arg, struct bb_engine **engine);
+    void *rebuild_arg;
 };
 
 /* Starts the writer's threads over x (copied; what it points to is

@@ -1,18 +1,20 @@
 """crash_lib.py — the clients and the checker of the fault-point tests
 (32-fault-points.sh).
 
-    python3 crash_lib.py client PORT TOKEN PREFIX THREADS MAX LOG
+    python3 crash_lib.py client PORT TOKEN PREFIX THREADS MAX LOG [503]
         THREADS threads submit episodes (episode_gen.py bodies, H=3 A=2
         d=4) with unique keys until the daemon goes away, or MAX each;
         LOG gets "try KEY SEED" before each request and "ok KEY K SEED"
         after each 201, flushed at once; anything else but 409 (K_max) is
-        printed as "unexpected" on stderr.
+        printed as "unexpected" on stderr. With 503, a 503 is logged as
+        "no KEY SEED" and the thread goes on.
     python3 crash_lib.py check DB LOG STATE
         PRAGMA integrity_check is ok; episodes are 1..n; every key is
         stored once and pairs with one episode; every acknowledged key is
         stored with the episode it was acknowledged with; every noise
         record (step, slot, tag) and every billboard seen in STATE (a JSON
-        file this updates) has the same bytes.
+        file this updates) has the same bytes; no key answered 503 (a "no"
+        line) is stored.
     python3 crash_lib.py retry URL TOKEN DB LOG
         sends every key of LOG again with its body: an acknowledged key
         answers 201 with its episode, an unanswered one 201 with the
@@ -25,6 +27,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 import urllib.request
 
 import episode_gen
@@ -32,7 +35,7 @@ import episode_gen
 H, A, D = 3, 2, 4
 
 
-def client(port, token, prefix, nthreads, most, log):
+def client(port, token, prefix, nthreads, most, log, go_on=False):
     out = open(log, "a", buffering=1)
     lock = threading.Lock()
 
@@ -53,6 +56,11 @@ def client(port, token, prefix, nthreads, most, log):
                 return
             if r.status == 409:
                 return
+            if r.status == 503 and go_on:
+                with lock:
+                    out.write("no %s %d\n" % (key, seed))
+                time.sleep(0.05)
+                continue
             if r.status != 201:
                 print("unexpected", r.status, data, file=sys.stderr)
                 return
@@ -66,7 +74,7 @@ def client(port, token, prefix, nthreads, most, log):
         t.join()
 
 
-def read_log(log):
+def read_log(log, refused=None):
     tried, acked = {}, {}
     for line in open(log):
         f = line.split()
@@ -74,6 +82,8 @@ def read_log(log):
             tried[f[1]] = int(f[2])
         elif f[0] == "ok":
             acked[f[1]] = int(f[2])
+        elif f[0] == "no" and refused is not None:
+            refused.add(f[1])
     return tried, acked
 
 
@@ -96,10 +106,14 @@ def check(db, log, state_file):
         idem[key] = k
     if len(idem) != len(ks) or sorted(idem.values()) != ks:
         fail("keys and episodes do not pair one to one (%d keys, %d episodes)" % (len(idem), len(ks)))
-    _, acked = read_log(log)
+    refused = set()
+    _, acked = read_log(log, refused)
     for key, k in acked.items():
         if idem.get(key) != k:
             fail("acknowledged key %s (episode %s) stored as %r" % (key, k, idem.get(key)))
+    for key in refused:
+        if key in idem:
+            fail("key %s answered 503 but stored" % key)
     state = json.load(open(state_file)) if os.path.exists(state_file) else {"nodes": {}, "bb": {}}
     for h, slot, tag, noise in con.execute("SELECT step, slot, tag, hex(bytes) FROM mech_state"):
         name = "%d/%d/%d" % (h, slot, tag)
@@ -154,7 +168,7 @@ def retry(url, token, db, log):
 if __name__ == "__main__":
     cmd, a = sys.argv[1], sys.argv[2:]
     if cmd == "client":
-        client(int(a[0]), a[1], a[2], int(a[3]), int(a[4]), a[5])
+        client(int(a[0]), a[1], a[2], int(a[3]), int(a[4]), a[5], len(a) > 6 and a[6] == "503")
     elif cmd == "check":
         check(a[0], a[1], a[2])
     elif cmd == "retry":

@@ -105,7 +105,7 @@ static struct fx *fx_new(enum bb_update_rule rule, long max_updates)
 static void fx_start(struct fx *f)
 {
     struct bb_writer_ctx x = {f->engine, f->db, f->pool, f->auth, &f->board, &f->stats, &f->fatal,
-                              &f->entropy};
+                              &f->entropy, NULL, NULL};
     assert_int_equal(bb_writer_start(&x, &f->w), BB_OK);
 }
 
