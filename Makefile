@@ -111,8 +111,8 @@ include server/server.mk
 -include client/sim/sim.mk
 -include bench/bench.mk
 include deploy/deploy.mk
-include tests/tests.mk
 include tests/fuzz/fuzz.mk
+include tests/tests.mk
 
 # Quiet by default; `make V=1` shows the full command lines.
 ifeq ($(V),1)
