@@ -112,6 +112,7 @@ include server/server.mk
 -include bench/bench.mk
 include deploy/deploy.mk
 include tests/fuzz/fuzz.mk
+include tests/load/load.mk
 include tests/tests.mk
 
 # Quiet by default; `make V=1` shows the full command lines.
