@@ -74,7 +74,7 @@ static int answerable(const char *req, size_t len)
 }
 
 /* Sends req (len bytes), closes the write side and reads the answers into
- * out (at most cap - 1 bytes, NUL-terminated): up to 10 s for the first
+ * out (at most cap - 1 bytes, NUL-terminated): up to 3 s for the first
  * byte if req holds a whole request, else 50 ms (the server may answer a
  * bad head at once); then, once what came is whole responses, 2 ms for a
  * pipelined next one, else 300 ms for the rest of this one.
@@ -100,7 +100,7 @@ static size_t exchange(const char *req, size_t len, char *out, size_t cap)
     size_t got = 0;
     for (;;) {
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        int wait = got == 0 ? (whole ? 10000 : 50) : complete(out, got) == got ? 2 : 300;
+        int wait = got == 0 ? (whole ? 3000 : 50) : complete(out, got) == got ? 2 : 300;
         if (poll(&pfd, 1, wait) <= 0 || got + 1 >= cap)
             break;
         ssize_t n = recv(fd, out + got, cap - 1 - got, 0);
