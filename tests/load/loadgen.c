@@ -199,7 +199,7 @@ static void pump_in(struct conn *c, double t)
     }
     size_t n;
     while ((n = whole(c)) > 0) {
-        int status = c->inlen > 12 ? atoi(c->in + 9) : 0;
+        int status = c->inlen > 12 ? (int)strtol(c->in + 9, NULL, 10) : 0;
         if (status < 200 || status > 299)
             non2xx++;
         done_n++;
@@ -249,23 +249,23 @@ int main(int argc, char **argv)
         return 2;
     }
     mode = strcmp(argv[1], "open") == 0 ? OPEN : strcmp(argv[1], "slow") == 0 ? SLOW : CLOSED;
-    port = atoi(argv[2]);
-    nconns = atoi(argv[3]);
-    double seconds = atof(argv[4]);
-    double rate = argc > 6 ? atof(argv[6]) : 0;
-    gap = argc > 6 ? atof(argv[6]) / 1e3 : 0.1;
+    port = (int)strtol(argv[2], NULL, 10);
+    nconns = (int)strtol(argv[3], NULL, 10);
+    double seconds = strtod(argv[4], NULL);
+    double rate = argc > 6 ? strtod(argv[6], NULL) : 0;
+    gap = argc > 6 ? strtod(argv[6], NULL) / 1e3 : 0.1;
     if (nconns < 1 || nconns > MAXC || seconds <= 0 || (mode == OPEN && rate <= 0)) {
         fprintf(stderr, "loadgen: bad arguments\n");
         return 2;
     }
-    char *req = strdup(argv[5]);
-    method = strtok(req, ":");
-    path = strtok(NULL, ":");
+    char *req = strdup(argv[5]), *save = NULL;
+    method = strtok_r(req, ":", &save);
+    path = strtok_r(NULL, ":", &save);
     if (!method || !path)
         return 2;
     if (strcmp(method, "POST") == 0) {
-        token = strtok(NULL, ":");
-        const char *file = strtok(NULL, ":");
+        token = strtok_r(NULL, ":", &save);
+        const char *file = strtok_r(NULL, ":", &save);
         if (!token || !file)
             return 2;
         body = slurp(file, &bodylen);
