@@ -10,6 +10,8 @@
 #   make run             the main job (see README)
 #   make install         the client side and the host's (DESTDIR=, PREFIX=)
 #   make tidy            clang-tidy over the sources
+#   make fuzz            each libFuzzer harness FUZZ_SECONDS (default 60) seconds
+#   make load            billboardd under load on loopback: figures (tests/load/)
 #   make docker-test     the compose stack in Docker (tests/integration/90-docker.sh;
 #                        also part of make test, skipped there without an engine)
 #
@@ -39,6 +41,21 @@ ifneq ($(SANITIZER),)
 CFLAGS  += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZER)
 O       := build-san
+endif
+# Fault points (proto/fault.h) for the crash tests: a build of its own.
+ifneq ($(FAULTS),)
+CFLAGS  += -DBB_FAULTS
+O       := build-fault
+endif
+# The fuzzing harnesses (tests/fuzz/): everything built by clang with
+# libFuzzer's coverage, ASan and UBSan, into a folder of its own.
+ifneq ($(FUZZ),)
+CC      := clang
+CFLAGS  += -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer \
+           -fno-sanitize-recover=all -Wno-pass-failed \
+           -Wno-missing-field-initializers
+LDFLAGS += -fsanitize=address,undefined
+O       := build-fuzz
 endif
 
 .PHONY: all test unit-test integration-test bench run tidy clean install check-layers lint \
@@ -103,6 +120,8 @@ include server/server.mk
 -include bench/bench.mk
 include deploy/deploy.mk
 include tests/audit/audit.mk
+include tests/fuzz/fuzz.mk
+include tests/load/load.mk
 include tests/tests.mk
 
 # Quiet by default; `make V=1` shows the full command lines.
@@ -126,6 +145,6 @@ tidy:
 	clang-tidy $(wildcard proto/*.c server/*.c server/engine/*.c client/*.c) -- $(CFLAGS) $(TEST_INC)
 
 clean:
-	rm -rf build build-san build-mut
+	rm -rf build build-san build-mut build-fault build-fuzz
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

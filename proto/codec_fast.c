@@ -102,6 +102,10 @@ static int number(struct cur *c, double *out)
         return 0;
     if (!to_double(c->p, tend, out))
         return 0;
+    /* jansson reads an integer token as a 64-bit integer, and an integer
+     * has no negative zero: "-0" is 0.0, as there. */
+    if (integer && *out == 0)
+        *out = 0.0;
     c->p = tend;
     return 1;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "fault.h"
 
 #define PATH_LEN 4096
 
@@ -137,6 +138,7 @@ int bb_backup_run(const char *db, const char *out, struct bb_backup_info *info, 
         goto out;
     bb_db_close(copy);
     copy = NULL;
+    BB_FAULT_POINT("mid_backup");
     if ((rc = place(tmp, out, why, whylen)) == BB_OK)
         made = 0;
 out:
@@ -186,6 +188,7 @@ int bb_backup_restore(const char *from, const char *db, bb_backup_prepare prepar
         bb_db_close(copy);
         copy = NULL;
     }
+    BB_FAULT_POINT("mid_restore");
     if ((rc = place(tmp, db, why, whylen)) == BB_OK)
         made = 0;
 out:

@@ -19,7 +19,8 @@
  * writer commit and answer everything queued, exit 0. SIGHUP: reload the
  * certificate and key; a pair that does not load is logged and the one
  * served before stays. A storage failure (d.fatal) ends the process with 1,
- * so that a restart recovers from what was committed. Exit status 2: bad
+ * so that a restart recovers from what was committed; a full disk does not
+ * (writer_impl.h: the writer rebuilds the engine and retries). Exit status 2: bad
  * flags, configuration (e.g. a new database without --horizon), certificate
  * or key, a database another billboardd serves (or a backup or restore
  * that would replace a file). A start that fails before it listens removes
@@ -216,8 +217,8 @@ int main(int argc, char **argv)
             status = 2; /* the flags, the configuration, the database's lock */
         goto out;
     }
-    struct bb_writer_ctx wx = {d.engine, d.db,     d.pool,   d.auth,
-                               &d.board, &d.stats, &d.fatal, &d.ledger};
+    struct bb_writer_ctx wx = {d.engine, d.db,     d.pool,   d.auth,     &d.board,          &d.stats,
+                               &d.fatal, &d.ledger, &d.entropy, bb_daemon_rebuild, &d};
     if (bb_writer_start(&wx, &d.writer) != BB_OK)
         goto out;
     unsigned port = 0;
@@ -257,7 +258,7 @@ int main(int argc, char **argv)
         bb_log(strstr(why, "(EXPIRED)") ? BB_LOG_WARN : BB_LOG_INFO, "certificate %s", why);
     }
     status = 0;
-    for (;;) {
+    for (unsigned tick = 1;; tick++) {
         struct timespec ts = {0, 200 * 1000 * 1000};
         int sig = sigtimedwait(&sigs, NULL, &ts);
         if (sig == SIGTERM || sig == SIGINT) {
@@ -266,6 +267,8 @@ int main(int argc, char **argv)
         }
         if (sig == SIGHUP)
             reload(tls);
+        if (tick % 5 == 0)
+            (void)bb_entropy_check(&d.entropy); /* about once a second */
         if (atomic_load(&d.fatal)) {
             status = 1;
             break;

@@ -11,10 +11,12 @@
  */
 #include "writer_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "log.h"
+#include "fault.h"
 #include "metrics.h"
 #include "problem.h"
 #include "status.h"
@@ -74,8 +76,11 @@ static int write_unit(const struct bb_writer_ctx *x, struct unit *u)
         break;
     }
     if (j->kind == BB_JOB_EPISODE && u->write) {
-        for (size_t i = 0; rc == BB_OK && i < u->nrec; i++)
+        for (size_t i = 0; rc == BB_OK && i < u->nrec; i++) {
+            if (i == 1)
+                BB_FAULT_POINT("mid_noise_persist");
             rc = bb_db_mech_put(x->db, &u->rec[i]);
+        }
         if (rc == BB_OK)
             rc = bb_db_episode_insert(x->db, u->k, j->clinic, (int64_t)j->ep.billboard_version,
                                       &j->ep);
@@ -130,7 +135,7 @@ static void log_publish(const struct bb_writer_ctx *x, const struct unit *u, lon
 }
 
 /* After the commit: what becomes visible, then the answers. */
-static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
+static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok, int full)
 {
     struct bb_job *j = u->job;
     if (!ok) {
@@ -138,7 +143,12 @@ static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
             free(j->resp);
             j->resp = NULL;
             j->replayed = 0;
-            writer_set_err(j, BBD_EUNAVAIL, NULL, "storage failed; the request was not applied");
+            if (full)
+                writer_set_err(j, BB_EIO, NULL,
+                               "the database's disk is full; the request was not applied");
+            else
+                writer_set_err(j, BBD_EUNAVAIL, NULL,
+                               "storage failed; the request was not applied");
         }
         return;
     }
@@ -149,6 +159,7 @@ static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
         /* Committed: now, and only now, serve it. */
         long version = (long)u->board->version;
         bb_stats_set_version(x->stats, version);
+        BB_FAULT_POINT("mid_billboard_publish");
         bb_board_swap(x->board, u->board);
         u->board = NULL;
         bb_metrics_update_seconds(u->seconds);
@@ -204,7 +215,8 @@ static void *commit_main(void *arg)
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         long n = 0, last = 0;
-        int rc = atomic_load(x->fatal) ? BB_EIO : bb_db_begin(x->db);
+        int full = atomic_load(&c->stalled);
+        int rc = atomic_load(x->fatal) || full ? BB_EIO : bb_db_begin(x->db);
         for (struct unit *u = batch; u; u = u->next, n++) {
             last = u->seq;
             if (rc == BB_OK)
@@ -212,16 +224,24 @@ static void *commit_main(void *arg)
         }
         if (rc == BB_OK && journal_due(c, batch))
             rc = bb_ledger_journal_append(x->ledger, c->released, c->charged, c->version);
-        if (rc == BB_OK)
+        if (rc == BB_OK) {
+            BB_FAULT_POINT("before_commit");
             rc = bb_db_commit(x->db);
-        if (rc != BB_OK) {
-            if (!atomic_load(x->fatal))
-                bb_db_rollback(x->db);
-            writer_fatal(x, "group commit");
         }
+        if (rc == BB_OK)
+            BB_FAULT_POINT("after_commit_before_reply");
+        if (rc != BB_OK && !full && !atomic_load(x->fatal)) {
+            full = x->rebuild && bb_db_full(x->db);
+            bb_db_rollback(x->db);
+            if (full && !atomic_exchange(&c->stalled, 1))
+                fprintf(stderr, "billboardd: the database's disk is full: answering 503 and "
+                                "retrying; nothing of the failed commit is kept\n");
+        }
+        if (rc != BB_OK && !full)
+            writer_fatal(x, "group commit");
         bb_metrics_commit(n, writer_since(&t0));
         for (struct unit *u = batch; u; u = u->next)
-            after_commit(x, u, rc == BB_OK);
+            after_commit(x, u, rc == BB_OK, full);
         pthread_mutex_lock(&c->mu);
         c->committed_seq = last;
         pthread_cond_broadcast(&c->cv);

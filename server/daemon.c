@@ -134,6 +134,7 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
     d->ledger.journal_fd = -1;
     bb_board_slot_init(&d->board);
     atomic_init(&d->fatal, 0);
+    bb_entropy_init(&d->entropy);
     int rc = create_db_file(d, o->db);
     if (rc != BB_OK)
         goto out;
@@ -152,6 +153,11 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         goto out;
     if (!fresh && (rc = bb_pinned_check(d->db, &d->p, o->db)) != BB_OK)
         goto out;
+    /* Never key the noise from a source that fails (entropy.h). */
+    if ((rc = bb_entropy_check(&d->entropy)) != BB_OK) {
+        fprintf(stderr, "billboardd: no noise can be drawn: not starting\n");
+        goto out;
+    }
     if ((rc = bb_rng_init_secure(&d->rng)) != BB_OK)
         goto out;
     if ((rc = bb_engine_new(&d->p, &d->rng, &d->engine)) != BB_OK)
@@ -201,6 +207,28 @@ out:
     return rc;
 }
 
+int bb_daemon_rebuild(void *arg, struct bb_engine **engine)
+{
+    struct bbd *d = arg;
+    struct bb_engine *old = d->engine;
+    int rc = bb_engine_new(&d->p, &d->rng, &d->engine);
+    if (rc == BB_OK) {
+        /* The restores' charges and the version offset, as at start. */
+        bb_engine_set_ledger(d->engine, d->ledger.restores,
+                             d->ledger.rho_gram_restored + d->ledger.rho_y_restored,
+                             d->ledger.version_offset);
+        if ((rc = bb_recovery_run(d)) != BB_OK)
+            bb_engine_free(d->engine);
+    }
+    if (rc != BB_OK) {
+        d->engine = old;
+        return rc;
+    }
+    bb_engine_free(old);
+    *engine = d->engine;
+    return BB_OK;
+}
+
 /* Removes path and the files SQLite keeps beside it, the main file last:
  * while it exists, the others are recognisably its. */
 static void unlink_db(const char *path)
@@ -229,4 +257,5 @@ void bb_daemon_release(struct bbd *d, int discard)
     bb_lock_release(d->lock_fd); /* after every connection to the file */
     bb_board_slot_release(&d->board);
     bb_stats_release(&d->stats);
+    bb_entropy_release(&d->entropy);
 }

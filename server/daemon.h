@@ -22,6 +22,7 @@
 #include "engine/params.h"
 #include "engine/rng.h"
 #include "ledger.h"
+#include "entropy.h"
 #include "stats.h"
 
 struct bb_writer;
@@ -38,6 +39,7 @@ struct bbd {
     struct bb_stats stats; /* what /v1/privacy and /metrics report */
     struct bb_ledger ledger; /* timeline, restores' charges, release journal */
     atomic_int fatal;      /* storage failed: stop and let recovery run */
+    struct bb_entropy entropy; /* the random source's health (entropy.h) */
     size_t max_body;       /* request body cap, bytes */
     int lock_fd;           /* holds the database's lock (lock.h); -1: none */
     const char *created;   /* the database's path if this start created the
@@ -51,6 +53,12 @@ struct bb_options;
  * zeroed; this sets d->lock_fd first. On error a message is on stderr. Either way the caller calls
  * bb_daemon_release(d) once the writer and the server are stopped. */
 int bb_daemon_open(struct bbd *d, const struct bb_options *o) BB_WARN_UNUSED;
+
+/* The writer's rebuild (writer.h) over d (a struct bbd): replaces
+ * d->engine by a new one recovered from what d->db holds, as a start
+ * would, and frees the old; on error d->engine stays as it was. Only while
+ * the writer has nothing in flight. */
+int bb_daemon_rebuild(void *d, struct bb_engine **engine);
 
 /* Frees every member of d (the writer's too); d may be partly open. With
  * discard, a database this start created (d->created) is removed with its

@@ -5,6 +5,7 @@
 
 #include "args.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -332,6 +333,11 @@ int bb_db_commit(struct bb_db *db)
 void bb_db_rollback(struct bb_db *db)
 {
     (void)run(stmt(db, S_ROLLBACK));
+}
+
+int bb_db_full(struct bb_db *db)
+{
+    return (sqlite3_errcode(db->h) & 0xff) == SQLITE_FULL || sqlite3_system_errno(db->h) == ENOSPC;
 }
 
 int bb_db_ping(struct bb_db *db)

@@ -74,6 +74,10 @@ void bb_db_rollback(struct bb_db *db);
 
 /* Is the database answering? BB_OK or BB_EIO. */
 int bb_db_ping(struct bb_db *db) BB_WARN_UNUSED;
+/* 1 if the last call on db that failed failed for want of space
+ * (SQLITE_FULL, or ENOSPC from the file system), else 0. Ask before any
+ * other call on db, a rollback included. */
+int bb_db_full(struct bb_db *db);
 
 /* meta, any key (the daemon uses the typed accessors below): *val is
  * malloc'd (caller frees) and NUL-terminated beyond *len. */

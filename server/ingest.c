@@ -12,6 +12,7 @@
 #include "writer_impl.h"
 
 #include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,10 +189,35 @@ static int episode(struct ingest *in, struct bb_job *j, struct unit *u)
     return BB_OK;
 }
 
+void ingest_reset(struct ingest *in, int seconds)
+{
+    while (in->head) {
+        struct pending *p = in->head;
+        in->head = p->next;
+        free(p->resp);
+        free(p);
+    }
+    in->tail = NULL;
+    clock_gettime(CLOCK_MONOTONIC, &in->full_until);
+    in->full_until.tv_sec += seconds;
+}
+
+/* 1 while a rebuilt writer waits before trying the disk again. */
+static int full_wait(const struct ingest *in)
+{
+    struct timespec now;
+    if (in->full_until.tv_sec == 0)
+        return 0;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec < in->full_until.tv_sec ||
+           (now.tv_sec == in->full_until.tv_sec && now.tv_nsec < in->full_until.tv_nsec);
+}
+
 void ingest_job(struct ingest *in, struct bb_job *j)
 {
     const struct bb_writer_ctx *x = in->x;
     struct unit *u = calloc(1, sizeof(*u));
+    char why[200];
     int rc = BB_ENOMEM;
     if (!u) {
         writer_set_err(j, BB_ENOMEM, NULL, NULL);
@@ -202,6 +228,15 @@ void ingest_job(struct ingest *in, struct bb_job *j)
     u->job = j;
     if (atomic_load(x->fatal)) {
         writer_set_err(j, BBD_EUNAVAIL, NULL, "storage failed; the request was not applied");
+        rc = BB_OK;
+    } else if (atomic_load(&in->c->stalled) || full_wait(in)) {
+        writer_set_err(j, BB_EIO, NULL, "the database's disk is full; the request was not applied");
+        rc = BB_OK;
+    } else if (j->kind == BB_JOB_EPISODE && bb_entropy_failed(x->entropy, why, sizeof(why))) {
+        /* Its noise would come from a source that failed (entropy.h). */
+        char detail[sizeof(why) + 64];
+        snprintf(detail, sizeof(detail), "the random source failed (%s); try again later", why);
+        writer_set_err(j, BBD_EUNAVAIL, NULL, detail);
         rc = BB_OK;
     } else if (j->kind == BB_JOB_EPISODE) {
         rc = episode(in, j, u);

@@ -19,7 +19,8 @@ struct kind {
 
 /* The one mapping from error to status. A 503 says when to come back: the
  * storage failures end the process, and a supervisor restarts it within
- * seconds (deploy/billboardd.service: RestartSec=1s, then recovery). */
+ * seconds (deploy/billboardd.service: RestartSec=1s, then recovery); a
+ * full disk is retried in place (writer_impl.h). */
 static const struct kind kinds[] = {
     {BB_EPROTO, 400, BB_PROBLEM_MALFORMED, "Malformed request body", 0},
     {BBD_EHEADER, 400, BB_PROBLEM_BAD_HEADER, "Malformed or missing request header", 0},

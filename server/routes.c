@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -563,7 +564,7 @@ static enum MHD_Result livez_get(struct bbd *d, struct bb_req *r)
 
 static int ready(struct bbd *d)
 {
-    if (atomic_load(&d->fatal))
+    if (atomic_load(&d->fatal) || bb_entropy_failed(&d->entropy, NULL, 0))
         return 0;
     struct bb_db *db = bb_db_pool_get(d->pool);
     int rc = bb_db_ping(db);
@@ -573,6 +574,11 @@ static int ready(struct bbd *d)
 
 static enum MHD_Result readyz_get(struct bbd *d, struct bb_req *r)
 {
+    char why[256], detail[320];
+    if (bb_entropy_failed(&d->entropy, why, sizeof(why))) {
+        snprintf(detail, sizeof(detail), "the random source failed: %s", why);
+        return bb_reply_problem(r, BBD_EUNAVAIL, detail, NULL);
+    }
     if (!ready(d))
         return bb_reply_problem(r, BBD_EUNAVAIL, "the database is not answering", NULL);
     static const char ok[] = "{\"status\":\"ready\"}";

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "fault.h"
 
 void update_init(struct updater *u, const struct bb_writer_ctx *x, struct committer *c,
                  pthread_mutex_t *mu, pthread_cond_t *cv)
@@ -24,6 +25,7 @@ static void *worker_main(void *arg)
 {
     struct updater *u = arg;
     int rc = bb_engine_update_run(u->upd);
+    BB_FAULT_POINT("mid_update");
     pthread_mutex_lock(u->mu);
     u->rc = rc;
     u->ready = 1;
@@ -35,11 +37,15 @@ static void *worker_main(void *arg)
 void update_maybe_begin(struct updater *u, int stopping)
 {
     const struct bb_writer_ctx *x = u->x;
-    if (u->upd || stopping || atomic_load(x->fatal) || !bb_engine_update_due(x->engine))
+    if (u->upd || stopping || atomic_load(x->fatal) || atomic_load(&u->c->stalled) ||
+        !bb_engine_update_due(x->engine))
         return;
     /* Each begin is charged against N_max: after a failed update wait for
      * new data rather than burn the cap on the same failure. */
     if (u->failed_at == bb_engine_episodes(x->engine))
+        return;
+    /* Publish nothing while the random source fails (entropy.h). */
+    if (bb_entropy_check(x->entropy) != BB_OK)
         return;
     int rc = bb_engine_update_begin(x->engine, &u->upd);
     if (rc != BB_OK) {
@@ -61,11 +67,12 @@ void update_maybe_begin(struct updater *u, int stopping)
     charge->charged = bb_engine_updates(x->engine);
     commit_hand_over(u->c, charge);
     commit_wait(u->c, u->c->seq);
-    if (atomic_load(x->fatal)) {
+    if (atomic_load(x->fatal) || atomic_load(&u->c->stalled)) {
         bb_update_free(u->upd);
         u->upd = NULL;
         return;
     }
+    BB_FAULT_POINT("after_update_charge");
     clock_gettime(CLOCK_MONOTONIC, &u->start);
     pthread_mutex_lock(u->mu);
     u->ready = 0;
@@ -115,6 +122,19 @@ out:
     }
     unit_free(b);
     free(body);
+    bb_update_free(u->upd);
+    u->upd = NULL;
+}
+
+void update_abandon(struct updater *u)
+{
+    if (!u->upd)
+        return;
+    if (!pthread_equal(u->worker, pthread_self()))
+        pthread_join(u->worker, NULL);
+    pthread_mutex_lock(u->mu);
+    u->ready = 0;
+    pthread_mutex_unlock(u->mu);
     bb_update_free(u->upd);
     u->upd = NULL;
 }

@@ -64,6 +64,27 @@ static int stopping(struct bb_writer *w)
     return stop;
 }
 
+/* The committer stalled on a full disk: once nothing is in flight, a new
+ * engine from what is committed (writer_impl.h). */
+static void resync(struct bb_writer *w)
+{
+    update_abandon(&w->update);
+    commit_wait(&w->commit, w->commit.seq);
+    if (atomic_load(w->x.fatal))
+        return;
+    struct bb_engine *e = NULL;
+    int rc = w->x.rebuild ? w->x.rebuild(w->x.rebuild_arg, &e) : BB_EIO;
+    if (rc != BB_OK) {
+        writer_fatal(&w->x, "rebuilding the engine after a full disk");
+        return;
+    }
+    w->x.engine = e;
+    ingest_reset(&w->ingest, 1);
+    atomic_store(&w->commit.stalled, 0);
+    fprintf(stderr, "billboardd: the engine is rebuilt from what is committed; "
+                    "taking episodes again in a second\n");
+}
+
 static void *engine_main(void *arg)
 {
     struct bb_writer *w = arg;
@@ -93,6 +114,8 @@ static void *engine_main(void *arg)
         }
         if (ready)
             update_finish(&w->update);
+        if (atomic_load(&w->commit.stalled))
+            resync(w);
         update_maybe_begin(&w->update, stopping(w));
     }
     return NULL;

@@ -39,6 +39,7 @@
 #include "engine/engine.h"
 #include "job.h"
 #include "ledger.h"
+#include "entropy.h"
 #include "stats.h"
 
 _Static_assert(BB_JOB_HASH == BB_DB_HASH, "a job's body hash is the stored one");
@@ -58,6 +59,13 @@ struct bb_writer_ctx {
     atomic_int *fatal;           /* set, once, when storage fails */
     struct bb_ledger *ledger;    /* its journal gets a line before a commit that
                                     releases, charges or publishes */
+    struct bb_entropy *entropy;  /* no episode, no update while it fails */
+    /* After a commit failed for want of space: a new engine recovered from
+     * what is committed (the old one freed), as a restart would make it;
+     * BB_OK or an error (then the daemon goes fatal). NULL: none, a full
+     * disk is fatal. Runs on the engine thread while nothing is in flight. */
+    int (*rebuild)(void *arg, struct bb_engine **engine);
+    void *rebuild_arg;
 };
 
 /* Starts the writer's threads over x (copied; what it points to is

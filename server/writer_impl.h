@@ -17,7 +17,13 @@
  * Failure: if SQLite fails after the engine changed, memory and disk
  * disagree; the writer answers 503 to everything, marks the daemon fatal
  * and the daemon stops; a restart rebuilds the engine from what was
- * committed.
+ * committed. A commit that fails for want of space (a full disk) is
+ * transient instead: the committer rolls the group back and stalls
+ * (answering 503 to every unit handed over until the engine thread has
+ * caught up); the engine thread waits until nothing is in flight, rebuilds
+ * the engine from what is committed (x->rebuild, what a restart does),
+ * answers episodes 503 for a second, and then tries again: ingest resumes
+ * by itself once space returns.
  */
 #ifndef BB_WRITER_IMPL_H
 #define BB_WRITER_IMPL_H
@@ -76,6 +82,8 @@ struct committer {
     long seq;           /* last unit handed over (engine thread only) */
     long committed_seq; /* last unit committed (under mu) */
     long released, charged, version; /* the journal's last line (commit thread) */
+    atomic_int stalled; /* a commit failed for want of space: write nothing
+                         * until the engine thread has rebuilt the engine */
 };
 
 /* Starts the commit thread over x (borrowed). */
@@ -101,6 +109,7 @@ struct ingest {
     struct committer *c;
     struct bb_db *rdb; /* read-only, lent by x->pool */
     struct pending *head, *tail;
+    struct timespec full_until; /* episodes answer 503 until then (CLOCK_MONOTONIC) */
 };
 
 void ingest_init(struct ingest *in, const struct bb_writer_ctx *x, struct committer *c);
@@ -108,6 +117,9 @@ void ingest_init(struct ingest *in, const struct bb_writer_ctx *x, struct commit
  * hands it to the committer, which completes it. */
 void ingest_job(struct ingest *in, struct bb_job *j);
 void ingest_release(struct ingest *in);
+/* After a rebuild: forgets every pending key (all answered by now) and
+ * answers episodes 503 for the next `seconds`. */
+void ingest_reset(struct ingest *in, int seconds);
 
 /* ---- update orchestration (update.c), on the engine thread ---- */
 
@@ -132,5 +144,7 @@ void update_maybe_begin(struct updater *u, int stopping);
 /* Finishes the update whose run ended (u->ready); the committer stores the
  * billboard and then serves it. */
 void update_finish(struct updater *u);
+/* Drops the update in flight, if any, unfinished (waits for its run). */
+void update_abandon(struct updater *u);
 
 #endif

@@ -13,5 +13,14 @@ $(O)/tests/%: tests/unit/%.c $(UNIT_LIBS) | $(INC_ROOT)/engine
 # Programs the integration tests need, from every fragment.
 TEST_DEPS += $(BILLBOARDD)
 
+# The daemon with its fault points compiled in (proto/fault.h), in its own
+# folder, for 32-fault-points.sh.
+ifeq ($(FAULTS),)
+TEST_DEPS += fault-build
+.PHONY: fault-build
+fault-build:
+	@$(MAKE) --no-print-directory FAULTS=1 SANITIZER= build-fault/billboardd
+endif
+
 test: $(UNIT_BIN) $(TEST_DEPS)
 	@O=$(O) tests/run $(UNIT_BIN)

@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 
+#include "fault.h"
+
 /* Every mechanism, one line each: the ops its mech_*.c defines
  * (mech_impl.h). The list both declares them and makes the table. */
 #define MECHANISMS(X)                                                                              \
@@ -98,6 +100,7 @@ int mech_emit(struct bb_mech *m, int step, long slot, long tag, const void *byte
     }
     m->rec[m->nrec++] =
         (struct bb_mech_record){.step = step, .slot = slot, .tag = tag, .len = len, .bytes = bytes};
+    BB_FAULT_POINT("mech_record");
     return BB_OK;
 }
 

@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,12 +186,39 @@ static void test_declines_what_it_must(void **state)
     }
 }
 
+/* Found by tests/fuzz/fuzz_episode_diff.c: "-0" is an integer to jansson,
+ * so 0.0; "-0.0" is a real, so -0.0. The fast reader must give the same
+ * bits (corpus file tests/fuzz/corpus/episode_diff/crash-negative-zero). */
+static void test_negative_zero_as_jansson(void **state)
+{
+    (void)state;
+    const char *body =
+        "{\"billboard_version\":0,\"steps\":["
+        "{\"features\":[[-0,0.1,0.2],[-0.0,0.1,0.2]],\"action\":0,\"reward\":-0},"
+        "{\"features\":[[0,0.1,0.2],[0,0.1,0.2]],\"action\":1,\"reward\":0.5},"
+        "{\"features\":[[0,0.1,0.2],[0,0.1,0.2]],\"action\":1,\"reward\":-0.0}]}";
+    struct bb_episode_buf f, r;
+    assert_int_equal(bb_episode_buf_init(&f, H, A, D), BB_OK);
+    assert_int_equal(bb_episode_buf_init(&r, H, A, D), BB_OK);
+    assert_int_equal(codec_episode_fast(body, strlen(body), &f), 1);
+    assert_int_equal(reference(body, strlen(body), &r), 1);
+    assert_memory_equal(f.features, r.features, sizeof(double) * H * A * D);
+    assert_memory_equal(f.reward, r.reward, sizeof(double) * H);
+    assert_false(signbit(f.features[0]));
+    assert_true(signbit(f.features[D]));
+    assert_false(signbit(f.reward[0]));
+    assert_true(signbit(f.reward[2]));
+    bb_episode_buf_release(&f);
+    bb_episode_buf_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_takes_ordinary_bodies),
         cmocka_unit_test(test_never_accepts_what_jansson_would_not),
         cmocka_unit_test(test_declines_what_it_must),
+        cmocka_unit_test(test_negative_zero_as_jansson),
     };
     return cmocka_run_group_tests_name("codec_fast", tests, NULL, NULL);
 }

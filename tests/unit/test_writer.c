@@ -39,6 +39,7 @@ struct fx {
     struct bb_board_slot board;
     struct bb_stats stats;
     atomic_int fatal;
+    struct bb_entropy entropy;
     struct bb_writer *w;
     /* completions, in order */
     pthread_mutex_t mu;
@@ -95,6 +96,7 @@ static struct fx *fx_new(enum bb_update_rule rule, long max_updates)
     assert_int_equal(bb_db_pool_new(f->path, 2, &f->pool, why, sizeof(why)), BB_OK);
     bb_stats_init(&f->stats);
     atomic_init(&f->fatal, 0);
+    bb_entropy_init(&f->entropy);
     pthread_mutex_init(&f->mu, NULL);
     pthread_cond_init(&f->cv, NULL);
     return f;
@@ -102,8 +104,8 @@ static struct fx *fx_new(enum bb_update_rule rule, long max_updates)
 
 static void fx_start(struct fx *f)
 {
-    struct bb_writer_ctx x = {f->engine, f->db,     f->pool,   f->auth,
-                              &f->board, &f->stats, &f->fatal, NULL};
+    struct bb_writer_ctx x = {f->engine, f->db,    f->pool,     f->auth, &f->board, &f->stats,
+                              &f->fatal, NULL,     &f->entropy, NULL,    NULL};
     assert_int_equal(bb_writer_start(&x, &f->w), BB_OK);
 }
 
