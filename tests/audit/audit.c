@@ -562,6 +562,7 @@ int main(int argc, char **argv)
     char *want[NCASES + 1];
     /* Every trial makes and frees an engine: keep its buffers on the heap
      * instead of a mmap and munmap each (most of the audit's time else). */
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a case a line, as it ends */
     mallopt(M_MMAP_THRESHOLD, 256 << 20);
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
     for (int i = 1; i < argc; i++) {
