@@ -57,6 +57,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DOCDIR     ?= $(PREFIX)/share/doc/billboard
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+MANDIR     ?= $(PREFIX)/share/man
 install: install-client install-host
 
 # Layers, each with its own include path, so a header a layer must not use

@@ -120,7 +120,7 @@ wrk -t2 -c64 -d"${SECS}s" -s "$TMP/post.lua" "$URL/v1/episodes" >"$TMP/wrk-post"
 after=$(curl -s "$URL/v1/privacy" | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["episodes"])')
 secs=$(awk '/requests in/ { s = $4; sub(/s,?$/, "", s); print s }' "$TMP/wrk-post")
 post=$(calc "($after - $before) / $secs")
-gc=$(curl -s "$URL/metrics" | awk '/^billboard_group_commits_total/ { c = $2 }
+gc=$(curl -s -H @<(printf 'Authorization: Bearer %s\n' "$ADMIN") "$URL/metrics" | awk '/^billboard_group_commits_total/ { c = $2 }
     /^billboard_group_commit_jobs_total/ { j = $2 } END { if (c) printf "%.1f", j / c }')
 read -r n t < <("$O/bench_sqlite_loop" "$TMP/loop.db" 10 8 16 "$SECS")
 loop=$(calc "$n / $t")

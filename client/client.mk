@@ -6,7 +6,7 @@ CLIENT_SRC := client/client.c client/client_request.c client/client_billboard.c 
               client/transport.c client/retry.c client/statestore.c
 CLIENT_OBJ := $(CLIENT_SRC:%.c=$(O)/%.o)
 CLIENT_LIB := $(O)/libbillboard.a
-CLIENT_SO_VERSION := 1
+CLIENT_SO_VERSION := 2
 CLIENT_SO  := $(O)/libbillboard.so.$(CLIENT_SO_VERSION)
 CLIENT_PIC := $(addprefix $(O)/pic/,$(CLIENT_SRC:%.c=%.o) $(PROTO_SRC:%.c=%.o))
 CLIENT_PC  := $(O)/billboard.pc
@@ -18,7 +18,8 @@ CLIENT_DEP_PKGS := jansson libcurl sqlite3 libsodium openblas lapacke
 
 # Public headers client.h pulls in; never the server's.
 CLIENT_HEADERS := include/billboard/client.h include/billboard/billboard.h include/billboard/problem.h \
-                  include/billboard/codec.h include/billboard/episode.h include/billboard/err.h
+                  include/billboard/codec.h include/billboard/episode.h include/billboard/err.h \
+                  include/billboard/clinic.h include/billboard/config_info.h include/billboard/privacy.h
 
 all: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD) $(CLIENT_PC)
 UNIT_LIBS += $(CLIENT_LIB)
@@ -64,3 +65,5 @@ install-client: $(CLIENT_LIB) $(CLIENT_SO) $(BILLBOARD)
 	$(CLIENT_PC_SED) client/billboard.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/billboard.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/billboard.pc
 	install -m 755 $(BILLBOARD) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 docs/man/billboard.1 $(DESTDIR)$(MANDIR)/man1/

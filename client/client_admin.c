@@ -6,32 +6,41 @@
 
 #include <sodium.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-int bb_client_clinic_add(struct bb_client *c, const char *name, json_t **out)
+int bb_client_clinic_add(struct bb_client *c, const char *name, struct bb_clinic *out)
 {
     struct transport_resp r = {0};
-    json_t *req = json_pack("{s:s}", "name", name);
-    char *body = NULL;
+    char why[256] = "";
+    size_t len = 0;
+    char *body = bb_clinic_req_to_json(name, &len);
     int rc = BB_ENOMEM;
-    *out = NULL;
-    if (!req || !(body = json_dumps(req, JSON_COMPACT)))
+    memset(out, 0, sizeof(*out));
+    if (!body)
         goto out;
-    rc = client_request(c, "POST", "/v1/clinics", AUTH_ADMIN, NULL, body, strlen(body), 0, &r);
+    rc = client_request(c, "POST", "/v1/clinics", AUTH_ADMIN, NULL, body, len, 0, &r);
     if (rc == BB_OK)
-        rc = client_body_json(c, &r, out);
+        rc = client_decoded(c, bb_clinic_enrolled_from_json(r.body, r.len, out, why, sizeof(why)),
+                            why);
 out:
-    json_decref(req);
     free(body);
+    if (rc != BB_OK)
+        sodium_memzero(out, sizeof(*out));
     if (r.body)
         sodium_memzero(r.body, r.len); /* it held the new clinic's token */
     transport_resp_release(&r);
     return rc;
 }
 
-int bb_client_clinic_list(struct bb_client *c, json_t **out)
+static int list_decoder(const char *buf, size_t len, void *out, char *why, size_t whylen)
 {
-    return client_get_json(c, "/v1/clinics", AUTH_ADMIN, out);
+    return bb_clinic_list_from_json(buf, len, out, why, whylen);
+}
+
+int bb_client_clinic_list(struct bb_client *c, struct bb_clinic_list *out)
+{
+    return client_get_decoded(c, "/v1/clinics", AUTH_ADMIN, list_decoder, out);
 }
 
 int bb_client_clinic_revoke(struct bb_client *c, const char *id)

@@ -68,6 +68,19 @@ int bb_client_episode_step(struct bb_client *c, int64_t id, const double *featur
         client_say(c, "invalid step", detail);
         goto out;
     }
+    /* And the set the deployment declared, as kept from its configuration:
+     * a row the daemon would refuse wastes the whole episode. */
+    enum bb_feature_set set;
+    if (client_feature_set(c, 0, &set) == BB_OK) {
+        char prefix[32];
+        snprintf(prefix, sizeof(prefix), "/steps/%d", steps);
+        if ((rc = client_rows_in_set(c, set, features, A, d, prefix)) != BB_OK) {
+            char detail[sizeof(c->detail)];
+            snprintf(detail, sizeof(detail), "%s", c->detail);
+            client_say(c, "invalid step", detail);
+            goto out;
+        }
+    }
     rc = statestore_step(c->st, id, features, action, reward);
 out:
     return rc;
@@ -149,9 +162,19 @@ int bb_client_pending(struct bb_client *c, long *open, long *unsent)
     return rc;
 }
 
-int bb_client_episodes(struct bb_client *c, json_t **out)
+void bb_client_episode_list_release(struct bb_client_episode_list *l)
 {
-    *out = NULL;
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        free(l->rows[i].reason);
+    free(l->rows);
+    l->rows = NULL;
+    l->n = 0;
+}
+
+int bb_client_episodes(struct bb_client *c, struct bb_client_episode_list *out)
+{
     int rc = need_store(c);
     if (rc == BB_OK)
         rc = statestore_list(c->st, out);

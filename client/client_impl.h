@@ -17,10 +17,10 @@
 #ifndef BB_CLIENT_IMPL_H
 #define BB_CLIENT_IMPL_H
 
-#include <jansson.h>
 #include <stddef.h>
 
 #include "billboard/client.h"
+#include "featureset.h"
 #include "statestore.h"
 #include "transport.h"
 
@@ -42,6 +42,15 @@ struct bb_client {
     char title[256];
     char detail[1024];
 };
+
+/* The feature set the deployment declared: the one the state file keeps
+ * for this server, else (may_fetch) GET /v1/config's. BB_OK, or
+ * BB_ENOTFOUND if it is not known (*out is then the ball). */
+int client_feature_set(struct bb_client *c, int may_fetch, enum bb_feature_set *out);
+/* BB_OK if the A rows (A x d) lie in set; else BB_EINVAL with title
+ * "invalid features" and "PREFIX/features/a: <the daemon's words>". */
+int client_rows_in_set(struct bb_client *c, enum bb_feature_set set, const double *features,
+                       int A, int d, const char *prefix);
 
 /* Initialises libsodium once per process. BB_OK, or BB_ENOMEM if it could
  * not be initialised. */
@@ -67,14 +76,17 @@ int client_request(struct bb_client *c, const char *method, const char *path, en
                    const char *const *extra, const char *body, size_t len, int retryable,
                    struct transport_resp *r) BB_WARN_UNUSED;
 
-/* Parses the body of r (borrowed) as a JSON object or array into *out
- * (caller owns). BB_EPROTO, with the reason in c, if it is neither. */
-int client_body_json(struct bb_client *c, const struct transport_resp *r,
-                     json_t **out) BB_WARN_UNUSED;
+/* After decoding an answer: when rc is an error, says "malformed answer"
+ * with why in c. Returns rc. */
+int client_decoded(struct bb_client *c, int rc, const char *why);
 
-/* GET path (retried) and its body as JSON into *out (caller owns). */
-int client_get_json(struct bb_client *c, const char *path, enum client_auth auth,
-                    json_t **out) BB_WARN_UNUSED;
+/* The shape of proto/'s decoders: buf (len bytes) into the struct at out. */
+typedef int (*client_decoder)(const char *buf, size_t len, void *out, char *why, size_t whylen);
+
+/* GET path (retried) and its answer decoded by dec into out. BB_EPROTO,
+ * with the reason in c, if the answer does not decode. */
+int client_get_decoded(struct bb_client *c, const char *path, enum client_auth auth,
+                       client_decoder dec, void *out) BB_WARN_UNUSED;
 
 /* 1 if key (borrowed) is a valid Idempotency-Key: 1 to BB_CLIENT_KEY_MAX
  * printable ASCII characters. */

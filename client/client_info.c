@@ -1,53 +1,89 @@
 /*
  * client_info.c — the deployment's public information: GET /v1/privacy and
- * GET /v1/config, and the sizes H, A, d read from the latter. The privacy
- * budget is decoded by proto/codec.c; bb_client_privacy hands the object
- * itself to callers that only show it.
+ * GET /v1/config, decoded by proto/ (codec_privacy.c, codec_config.c), and
+ * the sizes H, A, d read from the latter.
  */
 #include "client_impl.h"
 
-int bb_client_privacy(struct bb_client *c, json_t **out)
+#include <stdio.h>
+
+static int privacy_decoder(const char *buf, size_t len, void *out, char *why, size_t whylen)
 {
-    return client_get_json(c, "/v1/privacy", AUTH_NONE, out);
+    return bb_privacy_budget_from_json(buf, len, out, why, whylen);
 }
 
-int bb_client_privacy_budget(struct bb_client *c, struct bb_privacy_budget *out)
+static int config_decoder(const char *buf, size_t len, void *out, char *why, size_t whylen)
 {
-    struct transport_resp r;
-    char why[256] = "";
-    int rc = client_request(c, "GET", "/v1/privacy", AUTH_NONE, NULL, NULL, 0, 1, &r);
-    if (rc != BB_OK)
-        goto out;
-    rc = bb_privacy_budget_from_json(r.body, r.len, out, why, sizeof(why));
-    if (rc != BB_OK)
-        client_say(c, "malformed answer", why);
-out:
-    transport_resp_release(&r);
+    return bb_config_info_from_json(buf, len, out, why, whylen);
+}
+
+int bb_client_privacy(struct bb_client *c, struct bb_privacy_budget *out)
+{
+    return client_get_decoded(c, "/v1/privacy", AUTH_NONE, privacy_decoder, out);
+}
+
+int bb_client_config(struct bb_client *c, struct bb_config_info *out)
+{
+    int rc = client_get_decoded(c, "/v1/config", AUTH_NONE, config_decoder, out);
+    /* Keep the declared feature set: steps are checked against it offline. */
+    enum bb_feature_set parsed;
+    if (rc == BB_OK && out->features[0] && c->st &&
+        bb_feature_set_parse(out->features, &parsed) == 0 &&
+        statestore_features_put(c->st, c->base, out->features) != BB_OK) {
+        /* Not kept: steps are then checked at submit, by the daemon. */
+    }
     return rc;
 }
 
-int bb_client_config(struct bb_client *c, json_t **out)
+int client_feature_set(struct bb_client *c, int may_fetch, enum bb_feature_set *out)
 {
-    return client_get_json(c, "/v1/config", AUTH_NONE, out);
+    char name[32] = "";
+    *out = BB_FEATURE_SET_BALL;
+    if (c->st && statestore_features_get(c->st, c->base, name, sizeof(name)) == BB_OK)
+        return bb_feature_set_parse(name, out) == 0 ? BB_OK : BB_ENOTFOUND;
+    if (!may_fetch)
+        return BB_ENOTFOUND;
+    struct bb_config_info cfg = {0};
+    int rc = bb_client_config(c, &cfg);
+    rc = rc == BB_OK && bb_feature_set_parse(cfg.features, out) == 0 ? BB_OK : BB_ENOTFOUND;
+    bb_config_info_release(&cfg);
+    client_forget_answer(c); /* not knowing the set is no failure of the caller's */
+    return rc;
+}
+
+int client_rows_in_set(struct bb_client *c, enum bb_feature_set set, const double *features,
+                       int A, int d, const char *prefix)
+{
+    for (int a = 0; a < A; a++) {
+        char why[256], detail[512];
+        if (bb_feature_row_in_set(set, features + (size_t)a * d, d, why,
+                                  sizeof(why)))
+            continue;
+        snprintf(detail, sizeof(detail), "%s/features/%d: %s", prefix, a, why);
+        client_say(c, "invalid features", detail);
+        return BB_EINVAL;
+    }
+    return BB_OK;
+}
+
+int bb_client_check_features(struct bb_client *c, const double *features, int A, int d)
+{
+    enum bb_feature_set set;
+    client_forget_answer(c);
+    if (client_feature_set(c, 1, &set) != BB_OK)
+        return BB_OK; /* not known here: the daemon checks at submit */
+    return client_rows_in_set(c, set, features, A, d, "");
 }
 
 int bb_client_sizes(struct bb_client *c, int *H, int *A, int *d)
 {
-    json_t *cfg = NULL;
+    struct bb_config_info cfg = {0};
     int rc = bb_client_config(c, &cfg);
-    if (rc != BB_OK)
-        goto out;
-    json_t *jh = json_object_get(cfg, "H"), *ja = json_object_get(cfg, "A"),
-           *jd = json_object_get(cfg, "d");
-    if (!json_is_integer(jh) || !json_is_integer(ja) || !json_is_integer(jd)) {
-        client_say(c, "malformed answer", "config lacks H, A or d");
-        rc = BB_EPROTO;
-        goto out;
+    if (rc == BB_OK) {
+        *H = cfg.H;
+        *A = cfg.A;
+        *d = cfg.d;
     }
-    *H = (int)json_integer_value(jh);
-    *A = (int)json_integer_value(ja);
-    *d = (int)json_integer_value(jd);
-out:
-    json_decref(cfg);
+    bb_config_info_release(&cfg);
     return rc;
 }

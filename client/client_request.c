@@ -6,6 +6,8 @@
  */
 #include "client_impl.h"
 
+#include <jansson.h>
+
 #include <errno.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -130,30 +132,21 @@ out:
     return rc;
 }
 
-int client_body_json(struct bb_client *c, const struct transport_resp *r, json_t **out)
+int client_decoded(struct bb_client *c, int rc, const char *why)
 {
-    json_error_t e;
-    *out = NULL;
-    json_t *j = r->body ? json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &e) : NULL;
-    if (!json_is_object(j) && !json_is_array(j)) {
-        client_say(c, "malformed answer",
-                   !r->body ? "empty body"
-                   : j      ? "not a JSON object"
-                            : e.text);
-        json_decref(j);
-        return BB_EPROTO;
-    }
-    *out = j;
-    return BB_OK;
+    if (rc != BB_OK)
+        client_say(c, "malformed answer", why);
+    return rc;
 }
 
-int client_get_json(struct bb_client *c, const char *path, enum client_auth auth, json_t **out)
+int client_get_decoded(struct bb_client *c, const char *path, enum client_auth auth,
+                       client_decoder dec, void *out)
 {
     struct transport_resp r;
-    *out = NULL;
+    char why[256] = "";
     int rc = client_request(c, "GET", path, auth, NULL, NULL, 0, 1, &r);
     if (rc == BB_OK)
-        rc = client_body_json(c, &r, out);
+        rc = client_decoded(c, dec(r.body, r.len, out, why, sizeof(why)), why);
     transport_resp_release(&r);
     return rc;
 }

@@ -12,7 +12,6 @@
  */
 #include "statestore.h"
 
-#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +49,8 @@ enum stmt {
     S_STEP_ALL,
     S_CACHE_GET,
     S_CACHE_PUT,
+    S_FEATURES_GET,
+    S_FEATURES_PUT,
     S_COUNT
 };
 
@@ -81,6 +82,9 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_CACHE_GET] = "SELECT etag, body FROM billboard_cache WHERE id = 1 AND server = ?1",
     [S_CACHE_PUT] = "INSERT OR REPLACE INTO billboard_cache(id, server, etag, body) "
                     "VALUES(1, ?1, ?2, ?3)",
+    [S_FEATURES_GET] = "SELECT features FROM config_cache WHERE id = 1 AND server = ?1",
+    [S_FEATURES_PUT] = "INSERT OR REPLACE INTO config_cache(id, server, features) "
+                       "VALUES(1, ?1, ?2)",
 };
 
 struct statestore {
@@ -106,7 +110,9 @@ static const char schema[] =
     "CREATE INDEX IF NOT EXISTS episode_state ON episode(state, id);"
     "CREATE TABLE IF NOT EXISTS billboard_cache("
     " id INTEGER PRIMARY KEY CHECK (id = 1), server TEXT NOT NULL, etag TEXT NOT NULL,"
-    " body BLOB NOT NULL);";
+    " body BLOB NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS config_cache("
+    " id INTEGER PRIMARY KEY CHECK (id = 1), server TEXT NOT NULL, features TEXT NOT NULL);";
 
 /* Opening runs once, before any statement of the table: its pragmas and
  * the schema go through these two. */
@@ -624,6 +630,34 @@ int statestore_cache_put(struct statestore *s, const char *server, const char *b
     return run(st);
 }
 
+int statestore_features_get(struct statestore *s, const char *server, char *out, size_t outlen)
+{
+    sqlite3_stmt *st = stmt(s, S_FEATURES_GET);
+    int rc = BB_EIO;
+    if (!st)
+        return rc;
+    sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
+    int src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        snprintf(out, outlen, "%s", (const char *)sqlite3_column_text(st, 0));
+        rc = BB_OK;
+    } else {
+        rc = src == SQLITE_DONE ? BB_ENOTFOUND : BB_EIO;
+    }
+    sqlite3_reset(st);
+    return rc;
+}
+
+int statestore_features_put(struct statestore *s, const char *server, const char *features)
+{
+    sqlite3_stmt *st = stmt(s, S_FEATURES_PUT);
+    if (st) {
+        sqlite3_bind_text(st, 1, server, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, features, -1, SQLITE_STATIC);
+    }
+    return run(st);
+}
+
 int statestore_prune(struct statestore *s, long *n)
 {
     int rc = run(stmt(s, S_EP_PRUNE));
@@ -638,39 +672,40 @@ static const char *state_name(int st)
     return st >= 0 && st < 4 ? names[st] : "unknown";
 }
 
-int statestore_list(struct statestore *s, json_t **out)
+int statestore_list(struct statestore *s, struct bb_client_episode_list *out)
 {
     sqlite3_stmt *st = stmt(s, S_EP_ALL);
-    json_t *a = json_array();
-    int src, rc = !a ? BB_ENOMEM : !st ? BB_EIO : BB_OK;
-    *out = NULL;
+    int src, rc = !st ? BB_EIO : BB_OK;
     if (rc != BB_OK)
         goto out;
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        json_t *k = sqlite3_column_type(st, 5) == SQLITE_NULL
-                        ? json_null()
-                        : json_integer(sqlite3_column_int64(st, 5));
-        const char *reason = (const char *)sqlite3_column_text(st, 7);
-        json_t *row = json_pack("{s:I, s:s, s:i, s:i, s:I, s:o, s:s, s:o}", "id",
-                                (json_int_t)sqlite3_column_int64(st, 0), "state",
-                                state_name(sqlite3_column_int(st, 1)), "steps",
-                                sqlite3_column_int(st, 2), "H", sqlite3_column_int(st, 3),
-                                "billboard_version", (json_int_t)sqlite3_column_int64(st, 4),
-                                "episode", k, "created", (const char *)sqlite3_column_text(st, 6),
-                                "reason", reason ? json_string(reason) : json_null());
-        if (!row || json_array_append_new(a, row) != 0) {
+        struct bb_client_episode_row *v = realloc(out->rows, sizeof(*v) * (out->n + 1));
+        if (!v) {
             rc = BB_ENOMEM;
             goto out;
         }
+        out->rows = v;
+        const char *created = (const char *)sqlite3_column_text(st, 6);
+        const char *reason = (const char *)sqlite3_column_text(st, 7);
+        struct bb_client_episode_row row = {
+            .id = sqlite3_column_int64(st, 0),
+            .state = state_name(sqlite3_column_int(st, 1)),
+            .steps = sqlite3_column_int(st, 2),
+            .H = sqlite3_column_int(st, 3),
+            .billboard_version = sqlite3_column_int64(st, 4),
+            .episode = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1
+                                                                 : sqlite3_column_int64(st, 5),
+        };
+        snprintf(row.created, sizeof(row.created), "%s", created ? created : "");
+        if (reason && !(row.reason = strdup(reason))) {
+            rc = BB_ENOMEM;
+            goto out;
+        }
+        out->rows[out->n++] = row;
     }
-    if (src != SQLITE_DONE) {
+    if (src != SQLITE_DONE)
         rc = BB_EIO;
-        goto out;
-    }
-    *out = a;
-    a = NULL;
 out:
-    json_decref(a);
     sqlite3_reset(st);
     return rc;
 }

@@ -20,10 +20,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
 
 #include "billboard/codec.h"
 #include "billboard/err.h"
+
+struct bb_client_episode_list;
 
 enum statestore_state { ST_OPEN = 0, ST_UNSENT = 1, ST_SENT = 2, ST_REJECTED = 3 };
 
@@ -82,11 +83,9 @@ int statestore_mark_rejected(struct statestore *s, int64_t id, const char *reaso
 /* Number of episodes in state st. */
 int statestore_count(struct statestore *s, enum statestore_state st, long *n) BB_WARN_UNUSED;
 
-/* Every episode, oldest first, as a JSON array of {id, state ("open",
- * "unsent", "sent", "rejected"), steps, H, billboard_version, episode (the
- * daemon's k, or null), created, reason (why rejected, or null)}; *out is a
- * new reference (caller owns). */
-int statestore_list(struct statestore *s, json_t **out) BB_WARN_UNUSED;
+/* Appends every episode, oldest first, to *out (caller releases it with
+ * bb_client_episode_list_release, also on error). */
+int statestore_list(struct statestore *s, struct bb_client_episode_list *out) BB_WARN_UNUSED;
 
 /* Deletes every sent episode with its steps (the daemon has them);
  * *n (may be NULL) receives how many. */
@@ -100,5 +99,12 @@ int statestore_cache_get(struct statestore *s, const char *server, char **body, 
                          char *etag, size_t etaglen) BB_WARN_UNUSED;
 int statestore_cache_put(struct statestore *s, const char *server, const char *body, size_t len,
                          const char *etag) BB_WARN_UNUSED;
+
+/* The feature set ("ball", "simplex", "onehot") server's GET /v1/config
+ * declared when it was last read. get: BB_ENOTFOUND if none is kept. */
+int statestore_features_get(struct statestore *s, const char *server, char *out,
+                            size_t outlen) BB_WARN_UNUSED;
+int statestore_features_put(struct statestore *s, const char *server,
+                            const char *features) BB_WARN_UNUSED;
 
 #endif

@@ -27,3 +27,6 @@ install-host: $(BILLBOARDD)
 	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
 	install -m 644 docs/img/*.png $(DESTDIR)$(DOCDIR)/docs/img/
 	install -m 644 proto/openapi.yaml $(DESTDIR)$(DOCDIR)/proto/
+	install -d $(DESTDIR)$(DOCDIR)/deploy $(DESTDIR)$(MANDIR)/man8
+	install -m 644 deploy/billboard-alerts.yml $(DESTDIR)$(DOCDIR)/deploy/
+	install -m 644 docs/man/billboardd.8 $(DESTDIR)$(MANDIR)/man8/

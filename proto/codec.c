@@ -1,14 +1,16 @@
 /*
  * codec.c — the JSON wire format of billboards and episodes (billboard/codec.h).
  *
- * Encoding is hand-written so that the bytes are canonical (fixed key order,
- * "%.17g" numbers that read back to the same double, null for infinities)
- * and cheap; decoding uses jansson with duplicate keys rejected.
+ * The billboard's and the episode's encoding is hand-written so that the
+ * bytes are canonical (fixed key order, "%.17g" numbers that read back to
+ * the same double, null for infinities) and cheap; an episode is read by
+ * codec_fast.c first. Decoding uses jansson with duplicate keys rejected.
  */
 #include "billboard/codec.h"
 
 #include "buf.h"
 #include "codec_fast.h"
+#include "codec_table.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -87,7 +89,7 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
     put_num(&s, p->rho_spent);
     bb_buf_printf(&s, ",\"updates\":%ld,\"max_updates\":%ld,\"episodes\":%ld,\"max_episodes\":%ld",
                   p->updates, p->max_updates, p->episodes, p->max_episodes);
-    if (p->restores > 0) {
+    if (p->restores > 0) { /* what restores charged (docs/PRIVACY.md §8) */
         bb_buf_printf(&s, ",\"restores\":%ld,\"rho_restored\":", p->restores);
         put_num(&s, p->rho_restored);
     }
@@ -95,38 +97,12 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
     return bb_buf_detach(&s, len);
 }
 
-static int say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int say(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (why && whylen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return 0;
-}
-
-/* A finite number, or null where null_is_inf: the encoder writes every
- * infinite value as null, so the decoder reads null back as INFINITY. */
-static int get_num(json_t *v, double *out, int null_is_inf)
-{
-    if (null_is_inf && json_is_null(v)) {
-        *out = INFINITY;
-        return 1;
-    }
-    if (!json_is_number(v))
-        return 0;
-    *out = json_number_value(v);
-    return isfinite(*out);
-}
-
 static int get_vec(json_t *a, double *out, int n)
 {
     if (!json_is_array(a) || (int)json_array_size(a) != n)
         return 0;
     for (int i = 0; i < n; i++)
-        if (!get_num(json_array_get(a, (size_t)i), &out[i], 0))
+        if (!codec_get_num(json_array_get(a, (size_t)i), &out[i], 0))
             return 0;
     return 1;
 }
@@ -140,6 +116,69 @@ static int get_int(json_t *o, const char *key, long long lo, long long hi, long 
     return *out >= lo && *out <= hi;
 }
 
+/* The privacy summary a billboard carries: a field table. */
+#define SUMMARY(key, kind, member)                                                             \
+    {key, kind, offsetof(struct bb_privacy_summary, member), 0, 0, NULL, NULL}
+static const struct codec_field summary_fields[] = {
+    SUMMARY("rho", CODEC_REAL_INF, rho),
+    SUMMARY("epsilon", CODEC_REAL_INF, epsilon),
+    SUMMARY("delta", CODEC_REAL, delta),
+    SUMMARY("rho_spent", CODEC_REAL_INF, rho_spent),
+    SUMMARY("updates", CODEC_LONG, updates),
+    SUMMARY("max_updates", CODEC_LONG, max_updates),
+    SUMMARY("episodes", CODEC_LONG, episodes),
+    SUMMARY("max_episodes", CODEC_LONG, max_episodes),
+    {"restores", CODEC_LONG, offsetof(struct bb_privacy_summary, restores), 0, CODEC_OPTIONAL,
+     NULL, NULL},
+    {"rho_restored", CODEC_REAL, offsetof(struct bb_privacy_summary, rho_restored), 0,
+     CODEC_OPTIONAL, NULL, NULL},
+    CODEC_END,
+};
+
+static int read_summary(json_t *pr, struct bb_privacy_summary *p, char *why, size_t whylen)
+{
+    if (!json_is_object(pr) ||
+        codec_table_decode(pr, summary_fields, p, "the summary", NULL, 0) != BB_OK ||
+        p->updates < 0 || p->max_updates < 0 || p->episodes < 0 || p->max_episodes < 0 ||
+        p->restores < 0) {
+        codec_say(why, whylen, "billboard privacy summary malformed");
+        return BB_EPROTO;
+    }
+    return BB_OK;
+}
+
+/* Step h (0-based) of a billboard: w, the Gram matrix, sigma_y. */
+static int read_step(json_t *st, int h, struct bb_billboard *out, char *why, size_t whylen)
+{
+    const int d = out->d;
+    long long hh;
+    json_t *gram = json_object_get(st, "gram");
+    if (!get_int(st, "h", h + 1, h + 1, &hh) ||
+        !get_vec(json_object_get(st, "w"), out->w + (size_t)h * d, d) || !json_is_array(gram) ||
+        (long long)json_array_size(gram) != d) {
+        codec_say(why, whylen, "billboard step %d malformed", h + 1);
+        return BB_EPROTO;
+    }
+    json_t *sy = json_object_get(st, "sigma_y"); /* absent: 0 */
+    if (sy && (!codec_get_num(sy, &out->sigma_y[h], 0) || out->sigma_y[h] < 0)) {
+        codec_say(why, whylen, "billboard step %d sigma_y must be a number >= 0", h + 1);
+        return BB_EPROTO;
+    }
+    for (int i = 0; i < d; i++)
+        if (!get_vec(json_array_get(gram, (size_t)i), out->gram + ((size_t)h * d + i) * d, d)) {
+            codec_say(why, whylen, "billboard step %d gram row %d malformed", h + 1, i);
+            return BB_EPROTO;
+        }
+    return BB_OK;
+}
+
+/* A number >= 0 under key, absent: 0. */
+static int get_nonneg(json_t *o, const char *key, double *out)
+{
+    json_t *v = json_object_get(o, key);
+    return !v || (codec_get_num(v, out, 0) && *out >= 0);
+}
+
 int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out, char *why,
                            size_t whylen)
 {
@@ -148,14 +187,14 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
     memset(out, 0, sizeof(*out));
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        say(why, whylen, "billboard is not valid JSON: %s", jerr.text);
+        codec_say(why, whylen, "billboard is not valid JSON: %s", jerr.text);
         return BB_EPROTO;
     }
     long long version, episode, H, d, A;
     if (!json_is_object(root) || !get_int(root, "version", 0, INT64_MAX, &version) ||
         !get_int(root, "episode", 0, INT64_MAX, &episode) || !get_int(root, "H", 1, 1000, &H) ||
         !get_int(root, "d", 1, 1024, &d) || !get_int(root, "A", 1, 1024, &A)) {
-        say(why, whylen, "billboard header (version, episode, H, d, A) missing or out of range");
+        codec_say(why, whylen, "billboard header (version, episode, H, d, A) missing or out of range");
         goto out;
     }
     if (bb_billboard_init(out, (int)H, (int)d, (int)A) != BB_OK) {
@@ -164,81 +203,34 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
     }
     out->version = (uint64_t)version;
     out->episode = (uint64_t)episode;
-    if (!get_num(json_object_get(root, "beta"), &out->beta, 0)) {
-        say(why, whylen, "billboard beta missing or not a number");
+    if (!codec_get_num(json_object_get(root, "beta"), &out->beta, 0)) {
+        codec_say(why, whylen, "billboard beta missing or not a number");
         goto out;
     }
-    json_t *uni = json_object_get(root, "uniform"); /* absent before 2026-11: false */
+    json_t *uni = json_object_get(root, "uniform"); /* absent: false */
     if (uni && !json_is_boolean(uni)) {
-        say(why, whylen, "billboard uniform must be true or false");
+        codec_say(why, whylen, "billboard uniform must be true or false");
         goto out;
     }
     out->uniform = json_is_true(uni);
-    json_t *pz = json_object_get(root, "plausible_z"); /* absent: 0, no set */
-    if (pz && (!get_num(pz, &out->plausible_z, 0) || out->plausible_z < 0)) {
-        say(why, whylen, "billboard plausible_z must be a number >= 0");
+    /* Absent: 0, no plausible set. */
+    if (!get_nonneg(root, "plausible_z", &out->plausible_z)) {
+        codec_say(why, whylen, "billboard plausible_z must be a number >= 0");
         goto out;
     }
-    json_t *pf = json_object_get(root, "plausible_floor"); /* absent: 0 */
-    if (pf && (!get_num(pf, &out->plausible_floor, 0) || out->plausible_floor < 0)) {
-        say(why, whylen, "billboard plausible_floor must be a number >= 0");
+    if (!get_nonneg(root, "plausible_floor", &out->plausible_floor)) {
+        codec_say(why, whylen, "billboard plausible_floor must be a number >= 0");
         goto out;
     }
     json_t *steps = json_object_get(root, "steps");
     if (!json_is_array(steps) || (long long)json_array_size(steps) != H) {
-        say(why, whylen, "billboard steps must be an array of H entries");
+        codec_say(why, whylen, "billboard steps must be an array of H entries");
         goto out;
     }
-    for (int h = 0; h < H; h++) {
-        json_t *st = json_array_get(steps, (size_t)h);
-        long long hh;
-        json_t *gram = json_object_get(st, "gram");
-        if (!get_int(st, "h", h + 1, h + 1, &hh) ||
-            !get_vec(json_object_get(st, "w"), out->w + (size_t)h * d, (int)d) ||
-            !json_is_array(gram) || (long long)json_array_size(gram) != d) {
-            say(why, whylen, "billboard step %d malformed", h + 1);
+    for (int h = 0; h < H; h++)
+        if (read_step(json_array_get(steps, (size_t)h), h, out, why, whylen) != BB_OK)
             goto out;
-        }
-        json_t *sy = json_object_get(st, "sigma_y"); /* absent: 0 */
-        if (sy && (!get_num(sy, &out->sigma_y[h], 0) || out->sigma_y[h] < 0)) {
-            say(why, whylen, "billboard step %d sigma_y must be a number >= 0", h + 1);
-            goto out;
-        }
-        for (int i = 0; i < d; i++)
-            if (!get_vec(json_array_get(gram, (size_t)i), out->gram + ((size_t)h * d + i) * d,
-                         (int)d)) {
-                say(why, whylen, "billboard step %d gram row %d malformed", h + 1, i);
-                goto out;
-            }
-    }
-    json_t *pr = json_object_get(root, "privacy");
-    struct bb_privacy_summary *p = &out->privacy;
-    long long u, mu, e, me;
-    if (!json_is_object(pr) || !get_num(json_object_get(pr, "rho"), &p->rho, 1) ||
-        !get_num(json_object_get(pr, "epsilon"), &p->epsilon, 1) ||
-        !get_num(json_object_get(pr, "delta"), &p->delta, 0) ||
-        !get_num(json_object_get(pr, "rho_spent"), &p->rho_spent, 1) ||
-        !get_int(pr, "updates", 0, INT64_MAX, &u) || !get_int(pr, "max_updates", 0, INT64_MAX, &mu) ||
-        !get_int(pr, "episodes", 0, INT64_MAX, &e) ||
-        !get_int(pr, "max_episodes", 0, INT64_MAX, &me)) {
-        say(why, whylen, "billboard privacy summary malformed");
-        goto out;
-    }
-    long long nr = 0;
-    p->restores = 0;
-    p->rho_restored = 0;
-    if (json_object_get(pr, "restores") &&
-        (!get_int(pr, "restores", 0, INT64_MAX, &nr) ||
-         !get_num(json_object_get(pr, "rho_restored"), &p->rho_restored, 0))) {
-        say(why, whylen, "billboard privacy summary malformed");
-        goto out;
-    }
-    p->restores = (long)nr;
-    p->updates = (long)u;
-    p->max_updates = (long)mu;
-    p->episodes = (long)e;
-    p->max_episodes = (long)me;
-    rc = BB_OK;
+    rc = read_summary(json_object_get(root, "privacy"), &out->privacy, why, whylen);
 out:
     json_decref(root);
     if (rc != BB_OK)
@@ -311,8 +303,56 @@ static int invalid(char *field, size_t fieldlen, char *why, size_t whylen, const
         vsnprintf(field, fieldlen, fmt, ap);
         va_end(ap);
     }
-    say(why, whylen, "%s", msg);
+    codec_say(why, whylen, "%s", msg);
     return BB_EINVAL;
+}
+
+/* Step h (0-based) of an episode body into out: BB_OK, or BB_EINVAL with
+ * the JSON pointer of the culprit in field. */
+static int read_episode_step(json_t *st, int h, struct bb_episode_buf *out, char *field,
+                             size_t fieldlen, char *why, size_t whylen)
+{
+    const int A = out->A, d = out->d;
+    const char *key;
+    json_t *val;
+    char msg[96];
+    if (!json_is_object(st))
+        return invalid(field, fieldlen, why, whylen, "each step must be an object", "/steps/%d",
+                       h);
+    json_object_foreach(st, key, val) {
+        if (strcmp(key, "features") && strcmp(key, "action") && strcmp(key, "reward"))
+            return invalid(field, fieldlen, why, whylen, "unknown field", "/steps/%d/%s", h, key);
+    }
+    json_t *feat = json_object_get(st, "features");
+    if (!json_is_array(feat) || (int)json_array_size(feat) != A) {
+        snprintf(msg, sizeof(msg), "features must be an array of exactly A = %d rows", A);
+        return invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features", h);
+    }
+    for (int a = 0; a < A; a++) {
+        json_t *row = json_array_get(feat, (size_t)a);
+        if (!json_is_array(row) || (int)json_array_size(row) != d) {
+            snprintf(msg, sizeof(msg), "a feature row must have exactly d = %d numbers", d);
+            return invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features/%d", h, a);
+        }
+        for (int j = 0; j < d; j++)
+            if (!codec_get_num(json_array_get(row, (size_t)j),
+                               &out->features[((size_t)h * A + a) * d + j], 0))
+                return invalid(field, fieldlen, why, whylen, "features must be finite numbers",
+                               "/steps/%d/features/%d/%d", h, a, j);
+    }
+    json_t *act = json_object_get(st, "action");
+    if (!json_is_integer(act))
+        return invalid(field, fieldlen, why, whylen, "action must be an integer",
+                       "/steps/%d/action", h);
+    long long ai = json_integer_value(act);
+    if (ai < 0 || ai >= A)
+        return invalid(field, fieldlen, why, whylen, "action index out of range [0, A)",
+                       "/steps/%d/action", h);
+    out->action[h] = (int)ai;
+    if (!codec_get_num(json_object_get(st, "reward"), &out->reward[h], 0))
+        return invalid(field, fieldlen, why, whylen, "reward must be a finite number in [0, 1]",
+                       "/steps/%d/reward", h);
+    return BB_OK;
 }
 
 int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
@@ -333,12 +373,12 @@ int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
     json_error_t jerr;
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        say(why, whylen, "malformed JSON at line %d column %d: %s", jerr.line, jerr.column,
+        codec_say(why, whylen, "malformed JSON at line %d column %d: %s", jerr.line, jerr.column,
             jerr.text);
         return BB_EPROTO;
     }
     if (!json_is_object(root)) { /* not an episode at all: a malformed request */
-        say(why, whylen, "the body must be a JSON object");
+        codec_say(why, whylen, "the body must be a JSON object");
         rc = BB_EPROTO;
         goto out;
     }
@@ -365,63 +405,10 @@ int bb_episode_from_json(const char *buf, size_t len, int H, int A, int d,
         invalid(field, fieldlen, why, whylen, msg, "%s", "/steps");
         goto out;
     }
-    for (int h = 0; h < H; h++) {
-        json_t *st = json_array_get(steps, (size_t)h);
-        if (!json_is_object(st)) {
-            invalid(field, fieldlen, why, whylen, "each step must be an object", "/steps/%d", h);
+    for (int h = 0; h < H; h++)
+        if (read_episode_step(json_array_get(steps, (size_t)h), h, out, field, fieldlen, why,
+                              whylen) != BB_OK)
             goto out;
-        }
-        json_object_foreach(st, key, val) {
-            if (strcmp(key, "features") && strcmp(key, "action") && strcmp(key, "reward")) {
-                invalid(field, fieldlen, why, whylen, "unknown field", "/steps/%d/%s", h, key);
-                goto out;
-            }
-        }
-        json_t *feat = json_object_get(st, "features");
-        if (!json_is_array(feat) || (int)json_array_size(feat) != A) {
-            char msg[96];
-            snprintf(msg, sizeof(msg), "features must be an array of exactly A = %d rows", A);
-            invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features", h);
-            goto out;
-        }
-        for (int a = 0; a < A; a++) {
-            json_t *row = json_array_get(feat, (size_t)a);
-            if (!json_is_array(row) || (int)json_array_size(row) != d) {
-                char msg[96];
-                snprintf(msg, sizeof(msg), "a feature row must have exactly d = %d numbers", d);
-                invalid(field, fieldlen, why, whylen, msg, "/steps/%d/features/%d", h, a);
-                goto out;
-            }
-            for (int j = 0; j < d; j++) {
-                json_t *x = json_array_get(row, (size_t)j);
-                double v;
-                if (!get_num(x, &v, 0)) {
-                    invalid(field, fieldlen, why, whylen, "features must be finite numbers",
-                            "/steps/%d/features/%d/%d", h, a, j);
-                    goto out;
-                }
-                out->features[((size_t)h * A + a) * d + j] = v;
-            }
-        }
-        json_t *act = json_object_get(st, "action");
-        if (!json_is_integer(act)) {
-            invalid(field, fieldlen, why, whylen, "action must be an integer", "/steps/%d/action",
-                    h);
-            goto out;
-        }
-        long long ai = json_integer_value(act);
-        if (ai < 0 || ai >= A) {
-            invalid(field, fieldlen, why, whylen, "action index out of range [0, A)",
-                    "/steps/%d/action", h);
-            goto out;
-        }
-        out->action[h] = (int)ai;
-        if (!get_num(json_object_get(st, "reward"), &out->reward[h], 0)) {
-            invalid(field, fieldlen, why, whylen, "reward must be a finite number in [0, 1]",
-                    "/steps/%d/reward", h);
-            goto out;
-        }
-    }
     struct bb_episode view = bb_episode_buf_view(out);
     rc = bb_episode_check(&view, H, A, d, field, fieldlen, why, whylen);
 out:
@@ -429,84 +416,47 @@ out:
     return rc;
 }
 
-/* --- jansson's own encoding ------------------------------------------------
- * The receipt, the recommendation and the privacy budget are small and
- * were always written by jansson (compact, 17 significant digits); they
- * keep its bytes. */
-
-#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
-
-/* Dumps o (taken) to a string the caller frees; NULL on ENOMEM. */
-static char *dump(json_t *o, size_t *len)
-{
-    char *s = o ? json_dumps(o, JSON_FLAGS) : NULL;
-    json_decref(o);
-    if (s && len)
-        *len = strlen(s);
-    return s;
-}
-
-/* A number, or null where it is not finite. */
-static json_t *num_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* Parses buf as one JSON object; BB_EPROTO with why otherwise. */
-static int load_object(const char *buf, size_t len, json_t **out, char *why, size_t whylen)
-{
-    json_error_t e;
-    json_t *o = json_loadb(buf ? buf : "", len, JSON_REJECT_DUPLICATES, &e);
-    *out = NULL;
-    if (!o) {
-        say(why, whylen, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
-        return BB_EPROTO;
-    }
-    if (!json_is_object(o)) {
-        json_decref(o);
-        say(why, whylen, "the body must be a JSON object");
-        return BB_EPROTO;
-    }
-    *out = o;
-    return BB_OK;
-}
+/* --- the small messages -----------------------------------------------------
+ * The receipt and the recommendation's answer are field tables
+ * (codec_table.h), like every typed answer (configuration, privacy,
+ * clinics); the recommendation request, with its feature rows checked one
+ * by one, is read by hand. All were always written by jansson (compact, 17
+ * significant digits) and keep its bytes. */
 
 /* --- receipt ------------------------------------------------------------- */
 
+/* The receipt as it travels: versions are JSON integers (int64). */
+struct receipt_wire {
+    int64_t episode, billboard_version;
+};
+
+static const struct codec_field receipt_fields[] = {
+    {"episode", CODEC_I64, offsetof(struct receipt_wire, episode), 0, 0, NULL, NULL},
+    {"billboard_version", CODEC_I64, offsetof(struct receipt_wire, billboard_version), 0,
+     CODEC_OPTIONAL, NULL, NULL},
+    CODEC_END,
+};
+
 char *bb_receipt_to_json(const struct bb_receipt *r, size_t *len)
 {
-    struct bb_buf s;
-    bb_buf_init(&s);
-    bb_buf_printf(&s, "{\"episode\":%llu,\"billboard_version\":%llu}",
-                  (unsigned long long)r->episode, (unsigned long long)r->billboard_version);
-    return bb_buf_detach(&s, len);
+    struct receipt_wire w = {(int64_t)r->episode, (int64_t)r->billboard_version};
+    return codec_table_dump(receipt_fields, &w, 0, len);
 }
 
 int bb_receipt_from_json(const char *buf, size_t len, struct bb_receipt *out, char *why,
                          size_t whylen)
 {
-    json_t *o = NULL;
-    long long k, v;
-    int rc = load_object(buf, len, &o, why, whylen);
-    if (rc != BB_OK)
-        return rc;
-    rc = BB_EPROTO;
-    if (!get_int(o, "episode", 0, INT64_MAX, &k)) {
-        say(why, whylen, "the receipt lacks the episode number");
-        goto out;
+    struct receipt_wire w = {-1, INT64_MAX};
+    int rc = codec_table_parse(buf, len, receipt_fields, &w, "the receipt", why, whylen);
+    if (rc == BB_OK && (w.episode < 0 || w.billboard_version < 0)) {
+        codec_say(why, whylen, "the receipt's episode and billboard_version must be >= 0");
+        rc = BB_EPROTO;
     }
-    out->episode = (uint64_t)k;
-    out->billboard_version = UINT64_MAX;
-    if (json_object_get(o, "billboard_version")) {
-        if (!get_int(o, "billboard_version", 0, INT64_MAX, &v)) {
-            say(why, whylen, "the receipt's billboard_version is not a version");
-            goto out;
-        }
-        out->billboard_version = (uint64_t)v;
+    if (rc == BB_OK) {
+        out->episode = (uint64_t)w.episode;
+        out->billboard_version =
+            w.billboard_version == INT64_MAX ? UINT64_MAX : (uint64_t)w.billboard_version;
     }
-    rc = BB_OK;
-out:
-    json_decref(o);
     return rc;
 }
 
@@ -543,7 +493,26 @@ char *bb_recommend_req_to_json_episode(int h, const double *features, int A, int
         json_decref(o);
         return NULL;
     }
-    return dump(o, len);
+    return codec_dump(o, len);
+}
+
+/* Feature row a of a request into x (d doubles): BB_OK, or BB_EINVAL with
+ * its JSON pointer in field. */
+static int read_request_row(json_t *row, int a, double *x, int d, char *field, size_t fieldlen,
+                            char *why, size_t whylen)
+{
+    char msg[96];
+    if (!json_is_array(row) || json_array_size(row) != (size_t)d) {
+        snprintf(msg, sizeof(msg), "each feature row must have %d numbers", d);
+        return invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
+    }
+    for (int j = 0; j < d; j++)
+        if (!codec_get_num(json_array_get(row, (size_t)j), &x[j], 0))
+            return invalid(field, fieldlen, why, whylen, "feature values must be finite numbers",
+                           "/features/%d/%d", a, j);
+    if (bb_feature_row_check(x, d, msg, sizeof(msg)) != BB_OK)
+        return invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
+    return BB_OK;
 }
 
 int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
@@ -554,7 +523,7 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
     json_t *o = NULL;
     if (field && fieldlen)
         field[0] = '\0';
-    int rc = load_object(buf, len, &o, why, whylen);
+    int rc = codec_load_object(buf, len, &o, why, whylen);
     if (rc != BB_OK)
         return rc;
     rc = BB_EINVAL;
@@ -606,25 +575,10 @@ int bb_recommend_req_from_json(const char *buf, size_t len, int H, int A, int d,
     out->A = A;
     out->d = d;
     rc = BB_EINVAL;
-    for (int a = 0; a < A; a++) {
-        json_t *row = json_array_get(jf, (size_t)a);
-        double *x = out->features + (size_t)a * d;
-        if (!json_is_array(row) || json_array_size(row) != (size_t)d) {
-            snprintf(msg, sizeof(msg), "each feature row must have %d numbers", d);
-            invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
+    for (int a = 0; a < A; a++)
+        if (read_request_row(json_array_get(jf, (size_t)a), a, out->features + (size_t)a * d, d,
+                             field, fieldlen, why, whylen) != BB_OK)
             goto out;
-        }
-        for (int j = 0; j < d; j++)
-            if (!get_num(json_array_get(row, (size_t)j), &x[j], 0)) {
-                invalid(field, fieldlen, why, whylen, "feature values must be finite numbers",
-                          "/features/%d/%d", a, j);
-                goto out;
-            }
-        if (bb_feature_row_check(x, d, msg, sizeof(msg)) != BB_OK) {
-            invalid(field, fieldlen, why, whylen, msg, "/features/%d", a);
-            goto out;
-        }
-    }
     rc = BB_OK;
 out:
     json_decref(o);
@@ -638,152 +592,44 @@ void bb_recommend_req_release(struct bb_recommend_req *r)
     memset(r, 0, sizeof(*r));
 }
 
+/* The answer as it travels; q borrowed (encode) or owned (decode). */
+struct resp_wire {
+    int A, action;
+    double *q;
+    int64_t billboard_version;
+};
+
+static const struct codec_field resp_fields[] = {
+    {"action", CODEC_INT, offsetof(struct resp_wire, action), 0, 0, NULL, NULL},
+    {"q", CODEC_REALS, offsetof(struct resp_wire, q), offsetof(struct resp_wire, A), 0, NULL,
+     NULL},
+    {"billboard_version", CODEC_I64, offsetof(struct resp_wire, billboard_version), 0,
+     CODEC_OPTIONAL, NULL, NULL},
+    CODEC_END,
+};
+
 char *bb_recommend_resp_to_json(int action, const double *q, int A, uint64_t version,
                                 size_t *len)
 {
-    json_t *qa = json_array();
-    for (int a = 0; qa && a < A; a++)
-        json_array_append_new(qa, json_real(q[a]));
-    return dump(json_pack("{s:i, s:o, s:I}", "action", action, "q", qa, "billboard_version",
-                          (json_int_t)version),
-                len);
+    struct resp_wire w = {A, action, (double *)q, (int64_t)version};
+    return codec_table_dump(resp_fields, &w, 0, len);
 }
 
 int bb_recommend_resp_from_json(const char *buf, size_t len, int A, int *action, double *q,
                                 uint64_t *version, char *why, size_t whylen)
 {
-    json_t *o = NULL;
-    long long act, v;
-    int rc = load_object(buf, len, &o, why, whylen);
-    if (rc != BB_OK)
-        return rc;
-    rc = BB_EPROTO;
-    if (!get_int(o, "action", 0, A - 1, &act) || !get_vec(json_object_get(o, "q"), q, A)) {
-        say(why, whylen, "the answer lacks an action in [0, %d) or q[%d]", A, A);
-        goto out;
-    }
-    *action = (int)act;
-    if (version)
-        *version = get_int(o, "billboard_version", 0, INT64_MAX, &v) ? (uint64_t)v : UINT64_MAX;
-    rc = BB_OK;
-out:
-    json_decref(o);
-    return rc;
-}
-
-/* --- the privacy budget -------------------------------------------------- */
-
-static json_t *share_json(const struct bb_privacy_share *s)
-{
-    json_t *o = json_pack("{s:o, s:o, s:o}", "rho", num_or_null(s->rho), "spent",
-                          num_or_null(s->spent), "remaining", num_or_null(s->remaining));
-    if (o && s->mechanism[0]) {
-        json_object_set_new(o, "mechanism", json_string(s->mechanism));
-        json_object_set_new(o, "sigma", json_real(s->sigma));
-        json_object_set_new(o, "releases", json_integer(s->releases));
-        json_object_set_new(o, "parameters", json_string(s->detail));
-    }
-    return o;
-}
-
-char *bb_privacy_budget_to_json(const struct bb_privacy_budget *p, size_t *len)
-{
-    json_t *o = json_object(), *g = share_json(&p->gram), *y = share_json(&p->y);
-    if (o && g && y) {
-        json_object_set_new(o, "private", json_boolean(p->is_private));
-        json_object_set_new(o, "rho", num_or_null(p->rho));
-        json_object_set_new(o, "epsilon", num_or_null(p->epsilon));
-        json_object_set_new(o, "delta", json_real(p->delta));
-        json_object_set_new(o, "rho_spent", num_or_null(p->rho_spent));
-        json_object_set_new(o, "rho_remaining", num_or_null(p->rho_remaining));
-        json_object_set_new(o, "gram", g);
-        json_object_set_new(o, "y", y);
-        json_object_set_new(o, "updates", json_integer(p->updates));
-        json_object_set_new(o, "max_updates", json_integer(p->max_updates));
-        json_object_set_new(o, "episodes", json_integer(p->episodes));
-        json_object_set_new(o, "max_episodes", json_integer(p->max_episodes));
-        json_object_set_new(o, "billboard_version", json_integer(p->billboard_version));
-        if (p->restores > 0) /* what restores charged (server/ledger.h) */
-            json_object_set_new(o, "restores",
-                                json_pack("{s:I, s:o, s:o}", "count", (json_int_t)p->restores,
-                                          "rho_gram", num_or_null(p->rho_restored_gram),
-                                          "rho_y", num_or_null(p->rho_restored_y)));
-        g = y = NULL;
-    } else {
-        json_decref(o);
-        o = NULL;
-    }
-    json_decref(g);
-    json_decref(y);
-    return dump(o, len);
-}
-
-static int get_share(json_t *o, const char *key, struct bb_privacy_share *s)
-{
-    json_t *v = json_object_get(o, key), *m;
-    memset(s, 0, sizeof(*s));
-    if (!(json_is_object(v) && get_num(json_object_get(v, "rho"), &s->rho, 1) &&
-          get_num(json_object_get(v, "spent"), &s->spent, 1) &&
-          get_num(json_object_get(v, "remaining"), &s->remaining, 1)))
-        return 0;
-    /* The mechanism's description is optional (older daemons send none). */
-    if (json_is_string(m = json_object_get(v, "mechanism"))) {
-        long long r = 0;
-        snprintf(s->mechanism, sizeof(s->mechanism), "%s", json_string_value(m));
-        if (!get_num(json_object_get(v, "sigma"), &s->sigma, 0) ||
-            !get_int(v, "releases", 0, INT64_MAX, &r))
-            return 0;
-        s->releases = (long)r;
-        if (json_is_string(m = json_object_get(v, "parameters")))
-            snprintf(s->detail, sizeof(s->detail), "%s", json_string_value(m));
-    }
-    return 1;
-}
-
-int bb_privacy_budget_from_json(const char *buf, size_t len, struct bb_privacy_budget *out,
-                                char *why, size_t whylen)
-{
-    json_t *o = NULL;
-    long long u, mu, e, me, v;
-    int rc = load_object(buf, len, &o, why, whylen);
-    if (rc != BB_OK)
-        return rc;
-    json_t *jp = json_object_get(o, "private");
-    if (!json_is_boolean(jp) || !get_num(json_object_get(o, "rho"), &out->rho, 1) ||
-        !get_num(json_object_get(o, "epsilon"), &out->epsilon, 1) ||
-        !get_num(json_object_get(o, "delta"), &out->delta, 0) ||
-        !get_num(json_object_get(o, "rho_spent"), &out->rho_spent, 1) ||
-        !get_num(json_object_get(o, "rho_remaining"), &out->rho_remaining, 1) ||
-        !get_share(o, "gram", &out->gram) || !get_share(o, "y", &out->y) ||
-        !get_int(o, "updates", 0, INT64_MAX, &u) ||
-        !get_int(o, "max_updates", 0, INT64_MAX, &mu) ||
-        !get_int(o, "episodes", 0, INT64_MAX, &e) ||
-        !get_int(o, "max_episodes", 0, INT64_MAX, &me) ||
-        !get_int(o, "billboard_version", 0, INT64_MAX, &v)) {
-        say(why, whylen, "privacy budget malformed");
+    struct resp_wire w = {A, -1, NULL, -1};
+    int rc = codec_table_parse(buf, len, resp_fields, &w, "the answer", why, whylen);
+    if (rc == BB_EPROTO || (rc == BB_OK && (w.action < 0 || w.action >= A))) {
+        codec_say(why, whylen, "the answer lacks an action in [0, %d) or q[%d]", A, A);
         rc = BB_EPROTO;
-        goto out;
     }
-    out->is_private = json_is_true(jp);
-    out->updates = (long)u;
-    out->max_updates = (long)mu;
-    out->episodes = (long)e;
-    out->max_episodes = (long)me;
-    out->billboard_version = (long)v;
-    /* The restores' charges, sent once there was one. */
-    json_t *rs = json_object_get(o, "restores");
-    long long nr = 0;
-    out->restores = 0;
-    out->rho_restored_gram = out->rho_restored_y = 0;
-    if (rs && !(json_is_object(rs) && get_int(rs, "count", 0, INT64_MAX, &nr) &&
-                get_num(json_object_get(rs, "rho_gram"), &out->rho_restored_gram, 1) &&
-                get_num(json_object_get(rs, "rho_y"), &out->rho_restored_y, 1))) {
-        say(why, whylen, "privacy budget malformed");
-        rc = BB_EPROTO;
-        goto out;
+    if (rc == BB_OK) {
+        *action = w.action;
+        memcpy(q, w.q, sizeof(double) * (size_t)A);
+        if (version)
+            *version = w.billboard_version >= 0 ? (uint64_t)w.billboard_version : UINT64_MAX;
     }
-    out->restores = (long)nr;
-out:
-    json_decref(o);
+    codec_table_release(resp_fields, &w);
     return rc;
 }

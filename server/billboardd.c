@@ -30,6 +30,7 @@
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "backup.h"
@@ -37,9 +38,12 @@
 #include "daemon.h"
 #include "http.h"
 #include "ledger.h"
+#include "log.h"
+#include "metrics.h"
 #include "options.h"
 #include "routes.h"
 #include "tls.h"
+#include "version.h"
 #include "writer.h"
 
 static int write_port(const char *path, unsigned port)
@@ -61,15 +65,16 @@ static void reload(struct bb_tls *tls)
 {
     char why[512];
     if (!tls) {
-        fprintf(stderr, "billboardd: SIGHUP: serving plain HTTP, no certificate to reload\n");
+        bb_log(BB_LOG_WARN, "SIGHUP: serving plain HTTP, no certificate to reload");
         return;
     }
     if (bb_tls_reload(tls, why, sizeof(why)) != BB_OK) {
-        fprintf(stderr, "billboardd: SIGHUP: %s; still serving the previous certificate\n", why);
+        bb_log(BB_LOG_WARN, "SIGHUP: %s; still serving the previous certificate", why);
         return;
     }
     bb_tls_describe(tls, why, sizeof(why));
-    fprintf(stderr, "billboardd: SIGHUP: now serving certificate %s\n", why);
+    bb_log(strstr(why, "(EXPIRED)") ? BB_LOG_WARN : BB_LOG_INFO,
+           "SIGHUP: now serving certificate %s", why);
 }
 
 /* --restore: charges the restore into the copy before it is put in place. */
@@ -104,6 +109,7 @@ static int backup(const struct bb_options *o)
     int rc = o->backup ? bb_backup_run(o->db, o->backup, &info, why, sizeof(why))
                        : bb_backup_restore(o->restore, o->db, restore_prepare, &r, &info, why,
                                            sizeof(why));
+    /* A command's answer, not a daemon's event: plain lines. */
     if (rc != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         return rc == BB_ECONFLICT || rc == BB_EINVAL ? 2 : 1;
@@ -129,8 +135,13 @@ static int command(struct bb_options *o, int argc, char **argv)
     int rc = bb_options_parse(o, argc, argv);
     if (rc)
         return rc;
+    bb_log_setup(o->log_json);
     if (o->help) {
         bb_options_usage(stdout);
+        return 0;
+    }
+    if (o->version) {
+        printf("billboardd %s\n", bb_version());
         return 0;
     }
     if (o->print_routes) {
@@ -142,7 +153,7 @@ static int command(struct bb_options *o, int argc, char **argv)
         return rc == BB_OK ? 0 : rc == BB_EINVAL ? 2 : 1;
     }
     if (!o->db) {
-        fprintf(stderr, "billboardd: no database: give --db FILE (or 'db = FILE' in --config)\n");
+        bb_log(BB_LOG_ERROR, "no database: give --db FILE (or 'db = FILE' in --config)");
         bb_options_usage(stderr);
         return 2;
     }
@@ -157,13 +168,14 @@ int main(int argc, char **argv)
 {
     static struct bb_options o;
     static struct bbd d;
-    struct bb_http *http = NULL;
+    struct bb_http *http = NULL, *metrics = NULL;
     int status = 1, listened = 0;
     /* The LSVI update runs its own threads around BLAS calls on small
      * matrices (d <= ~64), where OpenBLAS's threads only spin (lsvi.h);
      * OPENBLAS_NUM_THREADS, if set, still wins. */
     if (!getenv("OPENBLAS_NUM_THREADS"))
         openblas_set_num_threads(1);
+    bb_metrics_init();
     if ((status = command(&o, argc, argv)) >= 0) {
         bb_options_release(&o);
         return status;
@@ -173,13 +185,18 @@ int main(int argc, char **argv)
     char why[256] = "";
     struct bb_tls *tls = NULL;
     if (sodium_init() < 0) {
-        fprintf(stderr, "billboardd: libsodium cannot initialise\n");
+        bb_log(BB_LOG_ERROR, "libsodium cannot initialise");
         goto out;
     }
     if (o.tls_cert) {
         int rc = bb_tls_open(o.tls_cert, o.tls_key, o.tls_priorities, &tls, why, sizeof(why));
         if (rc != BB_OK) {
-            fprintf(stderr, "billboardd: %s\n", why);
+            /* "--tls-cert FILE: ...": where that key was given, if in --config. */
+            char key[32] = "", at[4352] = "";
+            const char *flag = strstr(why, "--");
+            if (flag && sscanf(flag, "--%31[a-z-]", key) == 1)
+                bb_options_at(&o, key, at, sizeof(at));
+            bb_log(BB_LOG_ERROR, "%s%s", at, why);
             status = rc == BB_ENOMEM ? 1 : 2;
             goto out;
         }
@@ -208,27 +225,43 @@ int main(int argc, char **argv)
     o.http.port = o.port;
     o.http.tls = tls;
     if (bb_http_start(&d, &o.http, &http, &port, why, sizeof(why)) != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto stop;
     }
     listened = 1;
+    if (o.metrics_listen) { /* checked by bb_options_check */
+        char maddr[64];
+        unsigned mport = 0;
+        struct bb_http_opts mo = o.http;
+        if (bb_options_metrics_addr(o.metrics_listen, maddr, sizeof(maddr), &mo.port) != 0)
+            goto stop;
+        mo.listen = maddr;
+        mo.tls = NULL;
+        mo.threads = 1;
+        mo.metrics_only = 1;
+        if (bb_http_start(&d, &mo, &metrics, &mport, why, sizeof(why)) != BB_OK) {
+            bb_log(BB_LOG_ERROR, "--metrics-listen: %s", why);
+            goto stop;
+        }
+        bb_log(BB_LOG_INFO, "metrics on %s port %u (GET /metrics without a token)", maddr, mport);
+    }
     if (o.port_file && write_port(o.port_file, port) != BB_OK) {
-        fprintf(stderr, "billboardd: cannot write %s\n", o.port_file);
+        bb_log(BB_LOG_ERROR, "cannot write %s", o.port_file);
         goto stop;
     }
     struct bb_counts now = bb_stats_get(&d.stats);
-    fprintf(stderr, "billboardd: serving %s on %s port %u over %s (episodes %ld, billboard v%ld)\n",
-            o.db, o.listen, port, tls ? "HTTPS" : "HTTP", now.episodes, now.version);
+    bb_log(BB_LOG_INFO, "serving %s on %s port %u over %s (episodes %ld, billboard v%ld)", o.db,
+           o.listen, port, tls ? "HTTPS" : "HTTP", now.episodes, now.version);
     if (tls) {
         bb_tls_describe(tls, why, sizeof(why));
-        fprintf(stderr, "billboardd: certificate %s\n", why);
+        bb_log(strstr(why, "(EXPIRED)") ? BB_LOG_WARN : BB_LOG_INFO, "certificate %s", why);
     }
     status = 0;
     for (;;) {
         struct timespec ts = {0, 200 * 1000 * 1000};
         int sig = sigtimedwait(&sigs, NULL, &ts);
         if (sig == SIGTERM || sig == SIGINT) {
-            fprintf(stderr, "billboardd: signal %d: finishing in-flight requests\n", sig);
+            bb_log(BB_LOG_INFO, "signal %d: finishing in-flight requests", sig);
             break;
         }
         if (sig == SIGHUP)
@@ -242,8 +275,10 @@ stop:
     if (!http)
         status = 1;
     bb_http_quiesce(http);
+    bb_http_quiesce(metrics);
     bb_writer_stop(d.writer);
     bb_http_stop(http, 3000);
+    bb_http_stop(metrics, 1000);
     if (atomic_load(&d.fatal))
         status = 1;
 out:

@@ -12,9 +12,12 @@
 #include "writer_impl.h"
 
 #include <stdlib.h>
+#include <time.h>
 
+#include "log.h"
 #include "metrics.h"
 #include "problem.h"
+#include "status.h"
 
 void unit_free(struct unit *u)
 {
@@ -92,6 +95,40 @@ static int write_unit(const struct bb_writer_ctx *x, struct unit *u)
     return rc;
 }
 
+/* The log's line for an update's committed charge: how many of N_max,
+ * and the privacy spent with it (public facts, as /v1/privacy shows). */
+static void log_update(const struct bb_writer_ctx *x, const struct unit *u)
+{
+    const struct bb_params *p = bb_engine_params(x->engine);
+    struct bb_counts now = bb_stats_get(x->stats);
+    struct bb_log_field f[] = {
+        {"update", NULL, (double)u->charged},
+        {"max_updates", NULL, (double)p->max_updates},
+        {"episodes", NULL, (double)now.episodes},
+        {"rho_spent", NULL,
+         bb_params_rho_gram_spent(p, now.episodes) + bb_params_rho_y_spent(p, u->charged)},
+        {"rho", NULL, p->rho},
+    };
+    bb_log_event(BB_LOG_INFO, "update", f, sizeof(f) / sizeof(f[0]));
+}
+
+/* The log's line for a billboard now served. */
+static void log_publish(const struct bb_writer_ctx *x, const struct unit *u, long version)
+{
+    const struct bb_params *p = bb_engine_params(x->engine);
+    struct bb_counts now = bb_stats_get(x->stats);
+    struct bb_log_field f[] = {
+        {"version", NULL, (double)version},
+        {"episodes", NULL, (double)u->episode},
+        {"duration_s", NULL, u->seconds},
+        {"updates", NULL, (double)now.updates},
+        {"rho_spent", NULL,
+         bb_params_rho_gram_spent(p, now.episodes) + bb_params_rho_y_spent(p, now.updates)},
+        {"rho", NULL, p->rho},
+    };
+    bb_log_event(BB_LOG_INFO, "publish", f, sizeof(f) / sizeof(f[0]));
+}
+
 /* After the commit: what becomes visible, then the answers. */
 static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
 {
@@ -107,12 +144,16 @@ static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok)
     }
     if (u->kind == U_CHARGE) {
         bb_stats_set_updates(x->stats, u->charged);
+        log_update(x, u);
     } else if (u->kind == U_BILLBOARD) {
         /* Committed: now, and only now, serve it. */
-        bb_stats_set_version(x->stats, (long)u->board->version);
+        long version = (long)u->board->version;
+        bb_stats_set_version(x->stats, version);
         bb_board_swap(x->board, u->board);
         u->board = NULL;
         bb_metrics_update_seconds(u->seconds);
+        bb_status_published(version, (double)time(NULL));
+        log_publish(x, u, version);
     } else if (j->kind == BB_JOB_EPISODE && u->write) {
         bb_stats_set_episodes(x->stats, u->k);
         bb_metrics_episodes_add(1);

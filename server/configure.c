@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_info.h"
 #include "engine/config.h"
+#include "log.h"
 
 /* Flags a new configuration must give; with a second name, one of the two. */
 static const struct {
@@ -45,37 +47,68 @@ int bb_configure_missing(const struct bb_options *o, char *out, size_t outlen)
     return n;
 }
 
+/* A configuration that derives, to try one given key on. */
+static const char *const baseline[][2] = {
+    {"--horizon", "2"}, {"--dim", "2"}, {"--actions", "2"}, {"--max-episodes", "100"}, {"--rho", "1"},
+};
+
+/* Says why the given configuration does not derive, at the key that makes
+ * it fail: the first given key that fails the same way on its own (on the
+ * baseline) is named with its FILE:LINE, or as the flag it was. */
+static void derive_error(const struct bb_options *o, const char *why)
+{
+    char other[256], buf[256];
+    for (int i = 0; i < o->ngiven; i++) {
+        struct bb_params q;
+        bb_params_defaults(&q);
+        int ok = 1;
+        for (size_t b = 0; ok && b < sizeof(baseline) / sizeof(baseline[0]); b++)
+            ok = bb_config_option(&q, baseline[b][0], baseline[b][1], buf, sizeof(buf)) == BB_OK;
+        if (!ok || bb_config_option(&q, o->gname[i], o->gval[i], buf, sizeof(buf)) != BB_OK)
+            continue;
+        if (bb_params_derive(&q, other, sizeof(other)) == BB_OK || strcmp(other, why) != 0)
+            continue;
+        if (o->gline[i])
+            bb_log(BB_LOG_ERROR, "%s:%d: %s = %s: %s", o->file.path, o->gline[i], o->gname[i] + 2,
+                   o->gval[i] ? o->gval[i] : "", why);
+        else
+            bb_log(BB_LOG_ERROR, "%s %s: %s", o->gname[i], o->gval[i] ? o->gval[i] : "", why);
+        return;
+    }
+    bb_log(BB_LOG_ERROR, "%s", why);
+}
+
 int bb_configure_print(const struct bb_options *opts, FILE *f)
 {
     char why[256];
     struct bb_params p = opts->given;
-    json_t *o = NULL;
+    char *o = NULL;
     int rc = BB_EINVAL;
     if (bb_configure_missing(opts, why, sizeof(why)) > 0) {
-        fprintf(stderr,
-                "billboardd: --print-params needs a configuration: missing %s (see billboardd "
-                "--help)\n",
+        bb_log(BB_LOG_ERROR,
+                "--print-params needs a configuration: missing %s (see billboardd "
+                "--help)",
                 why);
         goto out;
     }
     if (p.calibration != BB_CAL_CORRECTED) {
-        fprintf(stderr, "billboardd: only the corrected calibration may be served\n");
+        bb_log(BB_LOG_ERROR, "only the corrected calibration may be served");
         goto out;
     }
     if (bb_params_derive(&p, why, sizeof(why)) != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        derive_error(opts, why);
         goto out;
     }
     rc = BB_ENOMEM;
-    if (!(o = bb_config_to_json(&p)))
+    size_t len = 0;
+    if (!(o = bb_config_info_json(&p, 1, &len)))
         goto out;
     rc = BB_EIO;
-    if (json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0)
+    if (fwrite(o, 1, len, f) != len || fputc('\n', f) == EOF)
         goto out;
-    fputc('\n', f);
     rc = BB_OK;
 out:
-    json_decref(o);
+    free(o);
     return rc;
 }
 
@@ -108,10 +141,10 @@ static int check(const struct bb_options *o, const struct bb_params *stored,
                          o->gname[i] + 2, o->gval[i]);
             else
                 snprintf(given, sizeof(given), "%s %s", o->gname[i], o->gval[i]);
-            fprintf(stderr,
-                    "billboardd: %s contradicts the configuration stored in %s: the "
+            bb_log(BB_LOG_ERROR,
+                    "%s contradicts the configuration stored in %s: the "
                     "configuration is fixed when the database is created, because changing "
-                    "it mid-run would void the privacy guarantee. Stored: %s\n",
+                    "it mid-run would void the privacy guarantee. Stored: %s",
                     given, o->db, stored_json);
             rc = BB_ECONFLICT;
         }
@@ -123,8 +156,8 @@ static int check(const struct bb_options *o, const struct bb_params *stored,
 static int servable(const struct bb_params *p)
 {
     if (p->is_private && p->calibration != BB_CAL_CORRECTED) {
-        fprintf(stderr, "billboardd: the paper's calibration under-noises y; it is only "
-                        "accepted for a non-private run (--rho inf)\n");
+        bb_log(BB_LOG_ERROR, "the paper's calibration under-noises y; it is only "
+                        "accepted for a non-private run (--rho inf)");
         return 0;
     }
     /* A private --update-rule every is refused by the engine's derivation
@@ -142,14 +175,14 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
     int rc = bb_db_config_get(db, &stored);
     *fresh = rc == BB_ENOTFOUND;
     if (rc != BB_OK && !*fresh) {
-        fprintf(stderr, "billboardd: %s: cannot read the stored configuration\n", o->db);
+        bb_log(BB_LOG_ERROR, "%s: cannot read the stored configuration", o->db);
         goto out;
     }
     if (*fresh) {
         if (bb_configure_missing(o, why, sizeof(why)) > 0) {
-            fprintf(stderr,
-                    "billboardd: %s is a new database and its configuration is fixed when it "
-                    "is created, so it must be given in full: missing %s (see billboardd --help)\n",
+            bb_log(BB_LOG_ERROR,
+                    "%s is a new database and its configuration is fixed when it "
+                    "is created, so it must be given in full: missing %s (see billboardd --help)",
                     o->db, why);
             rc = BB_EINVAL;
             goto out;
@@ -157,7 +190,7 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
         *p = o->given;
     } else {
         if ((rc = bb_config_load(stored, p, why, sizeof(why))) != BB_OK) {
-            fprintf(stderr, "billboardd: %s: stored configuration unreadable: %s\n", o->db, why);
+            bb_log(BB_LOG_ERROR, "%s: stored configuration unreadable: %s", o->db, why);
             goto out;
         }
         if ((rc = check(o, p, stored)) != BB_OK)
@@ -165,7 +198,10 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
     }
     pinned = *p;
     if ((rc = bb_params_derive(p, why, sizeof(why))) != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        if (stored)
+            bb_log(BB_LOG_ERROR, "%s: the stored configuration does not derive: %s", o->db, why);
+        else
+            derive_error(o, why);
         goto out;
     }
     rc = BB_EINVAL;
@@ -181,11 +217,11 @@ int bb_configure_resolve(struct bb_db *db, const struct bb_options *o, struct bb
         goto out;
     if (!*fresh && strcmp(dump, stored) != 0) {
         if ((rc = bb_db_config_put(db, dump)) != BB_OK) {
-            fprintf(stderr, "billboardd: %s: cannot store the configuration\n", o->db);
+            bb_log(BB_LOG_ERROR, "%s: cannot store the configuration", o->db);
             goto out;
         }
-        fprintf(stderr, "billboardd: %s: stored the choices 'auto' made: mechanism %s, release "
-                        "start %g, max updates %ld, shift scale %g\n",
+        bb_log(BB_LOG_INFO, "%s: stored the choices 'auto' made: mechanism %s, release "
+                        "start %g, max updates %ld, shift scale %g",
                 o->db, bb_mechanism_name(p->mechanism), p->release_start, p->max_updates,
                 p->shift_scale);
     }

@@ -4,10 +4,11 @@
  *
  * Open: the database file, created here if missing (so that a failed first
  * start may remove it), its lock (lock.h), then the database; the
- * configuration (configure.h); the rng and the engine; on first start the
- * database's initial content, then recovery on every start (recovery.h);
- * the clinic registry with the stored token key, the clinics and the admin
- * token; the read-only pool.
+ * configuration (configure.h) and, on a later start, the derived
+ * parameters it was created with (pinned.h); the rng and the engine; on
+ * first start the database's initial content, then recovery on every start
+ * (recovery.h); the clinic registry with the stored token key, the clinics
+ * and the admin token; the read-only pool.
  */
 #include "daemon.h"
 
@@ -22,7 +23,9 @@
 
 #include "configure.h"
 #include "lock.h"
+#include "log.h"
 #include "options.h"
+#include "pinned.h"
 #include "recovery.h"
 #include "writer.h"
 
@@ -36,15 +39,19 @@ static int load_clinic(void *ctx, int64_t id, const char *name, const unsigned c
 
 /* The admin token: the first line of file, else $BILLBOARD_ADMIN_TOKEN
  * (wiped from the environment), else none (admin routes answer 401). */
-static int admin_token(struct bbd *d, const char *file)
+static int admin_token(struct bbd *d, const struct bb_options *o)
 {
     char buf[4096];
     size_t n = 0;
     int rc = BB_OK;
+    const char *file = o->admin_file;
     if (file) {
         FILE *f = fopen(file, "r");
         if (!f) {
-            fprintf(stderr, "billboardd: %s: %s\n", file, strerror(errno));
+            char at[4352];
+            bb_options_at(o, "admin-token-file", at, sizeof(at));
+            bb_log(BB_LOG_ERROR, "%s%s %s: %s", at,
+                   at[0] ? "admin-token-file" : "--admin-token-file", file, strerror(errno));
             return BB_EIO;
         }
         n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -54,8 +61,8 @@ static int admin_token(struct bbd *d, const char *file)
     } else {
         char *env = getenv("BILLBOARD_ADMIN_TOKEN");
         if (!env) {
-            fprintf(stderr, "billboardd: no admin token (--admin-token-file or "
-                            "BILLBOARD_ADMIN_TOKEN): clinic administration is disabled\n");
+            bb_log(BB_LOG_ERROR, "no admin token (--admin-token-file or "
+                                 "BILLBOARD_ADMIN_TOKEN): clinic administration is disabled");
             return BB_OK;
         }
         n = strlen(env);
@@ -65,7 +72,7 @@ static int admin_token(struct bbd *d, const char *file)
         sodium_memzero(env, strlen(env));
     }
     if (bb_auth_set_admin(d->auth, buf, n) != BB_OK) {
-        fprintf(stderr, "billboardd: the admin token must be at least 16 bytes\n");
+        bb_log(BB_LOG_ERROR, "the admin token must be at least 16 bytes");
         rc = BB_EINVAL;
     }
     sodium_memzero(buf, sizeof(buf));
@@ -85,12 +92,12 @@ static int create_db_file(struct bbd *d, const char *path)
         close(fd);
         if (ok)
             return BB_OK;
-        fprintf(stderr, "billboardd: %s: %s\n", path, strerror(errno));
+        bb_log(BB_LOG_ERROR, "%s: %s", path, strerror(errno));
         return BB_EIO;
     }
     if (errno == EEXIST)
         return BB_OK;
-    fprintf(stderr, "billboardd: cannot create %s: %s\n", path, strerror(errno));
+    bb_log(BB_LOG_ERROR, "cannot create %s: %s", path, strerror(errno));
     return BB_EIO;
 }
 
@@ -132,23 +139,25 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         goto out;
     rc = bb_lock_take(o->db, &d->lock_fd, why, sizeof(why));
     if (rc != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto out;
     }
     if ((rc = bb_db_open(o->db, 0, &d->db, why, sizeof(why))) != BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto out;
     }
     if ((rc = refuse_backup(d->db, o->db)) != BB_OK)
         goto out;
     if ((rc = bb_configure_resolve(d->db, o, &d->p, &fresh, &config)) != BB_OK)
         goto out;
+    if (!fresh && (rc = bb_pinned_check(d->db, &d->p, o->db)) != BB_OK)
+        goto out;
     if ((rc = bb_rng_init_secure(&d->rng)) != BB_OK)
         goto out;
     if ((rc = bb_engine_new(&d->p, &d->rng, &d->engine)) != BB_OK)
         goto out;
     if (fresh && (rc = bb_recovery_create(d, config)) != BB_OK) {
-        fprintf(stderr, "billboardd: %s: cannot store the configuration\n", o->db);
+        bb_log(BB_LOG_ERROR, "%s: cannot store the configuration", o->db);
         goto out;
     }
     if ((rc = bb_ledger_load(d->db, &d->ledger)) != BB_OK) {
@@ -168,7 +177,7 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         goto out;
     }
     if ((rc = bb_db_token_key_get(d->db, &key, &len)) != BB_OK || len != BB_AUTH_KEY) {
-        fprintf(stderr, "billboardd: %s: token key missing\n", o->db);
+        bb_log(BB_LOG_ERROR, "%s: token key missing", o->db);
         rc = BB_EIO;
         goto out;
     }
@@ -176,11 +185,11 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         goto out;
     if ((rc = bb_db_clinics_each(d->db, load_clinic, d->auth)) != BB_OK)
         goto out;
-    if ((rc = admin_token(d, o->admin_file)) != BB_OK)
+    if ((rc = admin_token(d, o)) != BB_OK)
         goto out;
     if ((rc = bb_db_pool_new(o->db, (int)o->http.threads + 2, &d->pool, why, sizeof(why))) !=
         BB_OK) {
-        fprintf(stderr, "billboardd: %s\n", why);
+        bb_log(BB_LOG_ERROR, "%s", why);
         goto out;
     }
     d->max_body = o->max_body;
@@ -201,7 +210,7 @@ static void unlink_db(const char *path)
     for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
         int n = snprintf(f, sizeof(f), "%s%s", path, suffix[i]);
         if (n > 0 && (size_t)n < sizeof(f) && unlink(f) != 0 && errno != ENOENT)
-            fprintf(stderr, "billboardd: cannot remove %s: %s\n", f, strerror(errno));
+            bb_log(BB_LOG_ERROR, "cannot remove %s: %s", f, strerror(errno));
     }
 }
 

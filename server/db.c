@@ -3,6 +3,8 @@
  */
 #include "db.h"
 
+#include "args.h"
+
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -37,6 +39,7 @@ enum stmt {
     S_BB_LATEST,
     S_EP_COUNT,
     S_BB_MAX,
+    S_BB_INDEX,
     S_COUNT
 };
 
@@ -71,6 +74,7 @@ static const char *const sql[S_COUNT] = {
     [S_BB_LATEST] = "SELECT body, etag FROM billboards ORDER BY version DESC LIMIT 1",
     [S_EP_COUNT] = "SELECT count(*) FROM episodes",
     [S_BB_MAX] = "SELECT coalesce(max(version), -1) FROM billboards",
+    [S_BB_INDEX] = "SELECT version, episode FROM billboards ORDER BY version",
 };
 
 static const char schema[] =
@@ -389,6 +393,7 @@ int bb_db_meta_put(struct bb_db *db, const char *key, const void *val, size_t le
 #define META_CONFIG          "config"
 #define META_TOKEN_KEY       "token_key"
 #define META_UPDATES_CHARGED "updates_charged"
+#define META_DERIVED         "derived"
 
 int bb_db_config_get(struct bb_db *db, char **config)
 {
@@ -399,6 +404,17 @@ int bb_db_config_get(struct bb_db *db, char **config)
 int bb_db_config_put(struct bb_db *db, const char *config)
 {
     return bb_db_meta_put(db, META_CONFIG, config, strlen(config));
+}
+
+int bb_db_derived_get(struct bb_db *db, char **derived)
+{
+    size_t len = 0;
+    return bb_db_meta_get(db, META_DERIVED, (void **)derived, &len);
+}
+
+int bb_db_derived_put(struct bb_db *db, const char *derived)
+{
+    return bb_db_meta_put(db, META_DERIVED, derived, strlen(derived));
 }
 
 int bb_db_token_key_get(struct bb_db *db, unsigned char **key, size_t *len)
@@ -416,8 +432,8 @@ int bb_db_updates_charged_get(struct bb_db *db, long *n)
     char *v = NULL;
     size_t len = 0;
     int rc = bb_db_meta_get(db, META_UPDATES_CHARGED, (void **)&v, &len);
-    if (rc == BB_OK)
-        *n = strtol(v, NULL, 10);
+    if (rc == BB_OK && bb_parse_long(v, n) != BB_OK)
+        rc = BB_EIO; /* not what bb_db_updates_charged_put stored */
     free(v);
     return rc;
 }
@@ -680,6 +696,46 @@ int bb_db_billboard_get(struct bb_db *db, int64_t version, char **body, size_t *
         }
     }
     sqlite3_reset(s);
+    return rc;
+}
+
+int bb_db_billboard_index(struct bb_db *db, int64_t **versions, int64_t **episodes, size_t *n)
+{
+    sqlite3_stmt *s = stmt(db, S_BB_INDEX);
+    int rc = BB_EIO;
+    size_t cap = 0;
+    *versions = *episodes = NULL;
+    *n = 0;
+    if (!s)
+        return BB_EIO;
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            int64_t *v = realloc(*versions, cap * sizeof(**versions));
+            if (v)
+                *versions = v;
+            int64_t *e = v ? realloc(*episodes, cap * sizeof(**episodes)) : NULL;
+            if (e)
+                *episodes = e;
+            if (!v || !e) {
+                rc = BB_ENOMEM;
+                goto out;
+            }
+        }
+        (*versions)[*n] = sqlite3_column_int64(s, 0);
+        (*episodes)[*n] = sqlite3_column_int64(s, 1);
+        (*n)++;
+    }
+    rc = step == SQLITE_DONE ? BB_OK : BB_EIO;
+out:
+    sqlite3_reset(s);
+    if (rc != BB_OK) {
+        free(*versions);
+        free(*episodes);
+        *versions = *episodes = NULL;
+        *n = 0;
+    }
     return rc;
 }
 

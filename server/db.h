@@ -3,7 +3,8 @@
  *
  * Schema (one file, WAL, synchronous=FULL, both verified on open):
  *   meta(key, value)           schema version, configuration, token-hash key,
- *                              updates charged (see writer.c)
+ *                              updates charged (see writer.c), derived
+ *                              parameters (pinned.h)
  *   clinics(id, name, token_hash, created, revoked)
  *   episodes(k, clinic_id, billboard_version, features, actions, rewards)
  *                              k = commit order, 1-based; raw arrays as
@@ -87,9 +88,13 @@ int bb_db_meta_put(struct bb_db *db, const char *key, const void *val, size_t le
  *   token_key        the token-hash key; *key malloc'd (caller wipes and
  *                    frees), *len its length
  *   updates_charged  updates charged against N_max, the billboard's commit
- *                    not yet known (writer.h); decimal text on disk */
+ *                    not yet known (writer.h); decimal text on disk
+ *   derived          the derived parameters the database was created with
+ *                    (pinned.h); *derived malloc'd, NUL-terminated */
 int bb_db_config_get(struct bb_db *db, char **config) BB_WARN_UNUSED;
 int bb_db_config_put(struct bb_db *db, const char *config) BB_WARN_UNUSED;
+int bb_db_derived_get(struct bb_db *db, char **derived) BB_WARN_UNUSED;
+int bb_db_derived_put(struct bb_db *db, const char *derived) BB_WARN_UNUSED;
 int bb_db_token_key_get(struct bb_db *db, unsigned char **key, size_t *len) BB_WARN_UNUSED;
 int bb_db_token_key_put(struct bb_db *db, const unsigned char *key, size_t len) BB_WARN_UNUSED;
 int bb_db_updates_charged_get(struct bb_db *db, long *n) BB_WARN_UNUSED;
@@ -141,6 +146,11 @@ int bb_db_billboard_put(struct bb_db *db, uint64_t version, uint64_t episode, co
 /* version < 0: the latest. *body and *etag malloc'd, caller frees. */
 int bb_db_billboard_get(struct bb_db *db, int64_t version, char **body, size_t *len,
                         char **etag) BB_WARN_UNUSED;
+
+/* Every stored billboard's version and the episode it was computed at, in
+ * version order: two malloc'd arrays of *n (caller frees both). */
+int bb_db_billboard_index(struct bb_db *db, int64_t **versions, int64_t **episodes,
+                          size_t *n) BB_WARN_UNUSED;
 
 /* A pool of read-only connections for the HTTP threads. get() blocks
  * while all are lent; put() gives one back. */

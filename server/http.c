@@ -3,6 +3,9 @@
  */
 #include "http.h"
 
+#include "args.h"
+#include "tls.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "log.h"
 #include "metrics.h"
 #include "problem.h"
 #include "reply.h"
@@ -24,7 +28,9 @@
 struct bb_http {
     struct MHD_Daemon *mhd;
     struct bbd *d;
-    size_t max_head; /* request line + header fields, bytes (head_size) */
+    size_t max_head;  /* request line + header fields, bytes (head_size) */
+    int access_log;   /* a line per request */
+    int metrics_only; /* bb_http_opts.metrics_only */
 };
 
 /* libmicrohttpd keeps the request line and every header field in the
@@ -102,16 +108,64 @@ static int precheck(struct bbd *d, struct bb_req *r, const char **detail)
     }
     const char *cl =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    long n;
     if (cl) {
-        char *end;
-        errno = 0;
-        unsigned long long n = strtoull(cl, &end, 10);
-        if (errno || end == cl || n > d->max_body) {
+        if (bb_parse_long(cl, &n) != BB_OK || n < 0 || (unsigned long)n > d->max_body) {
             *detail = "Content-Length is over the body size limit";
             return BBD_ETOOBIG;
         }
     }
     return BB_OK;
+}
+
+/* The request's method for the log: letters only, else "other" (the
+ * client chose it). */
+static void copy_method(char *out, size_t outlen, const char *method)
+{
+    size_t n = strlen(method);
+    int ok = n > 0 && n < outlen;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = method[i] >= 'A' && method[i] <= 'Z';
+    snprintf(out, outlen, "%s", ok ? method : "other");
+}
+
+/* The client's address as text, "?" if unknown. */
+static void client_address(struct MHD_Connection *conn, char *out, size_t outlen)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    snprintf(out, outlen, "?");
+    if (!ci || !ci->client_addr)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)outlen);
+    else if (sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
+                  (socklen_t)outlen);
+}
+
+/* The access log's line for r: never a token, a body or a feature value;
+ * the clinic only by its id. */
+static void access_line(struct bb_req *r, double secs)
+{
+    char client[INET6_ADDRSTRLEN + 1];
+    client_address(r->conn, client, sizeof(client));
+    int matched = r->route_idx >= 0 && r->route_idx < bb_nroutes;
+    struct bb_log_field f[] = {
+        {"client", client, 0},
+        {"method", r->method[0] ? r->method : "other", 0},
+        {"route", matched ? bb_routes[r->route_idx].pattern : "unmatched", 0},
+        {"status", NULL, r->answered ? r->status : 0},
+        {"bytes", NULL, (double)(r->answered ? r->bytes : 0)},
+        {"latency_ms", NULL, (double)(long long)(secs * 1e6) / 1e3},
+        {"clinic", NULL, (double)r->clinic},
+    };
+    size_t n = sizeof(f) / sizeof(f[0]);
+    if (r->clinic <= 0)
+        n--; /* no clinic authenticated */
+    bb_log_event(BB_LOG_INFO, "access", f, n);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -127,23 +181,32 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_NO;
         *req_cls = r;
         r->conn = conn;
+        clock_gettime(CLOCK_MONOTONIC, &r->t0);
+        copy_method(r->method, sizeof(r->method), method);
+        int idx = bb_route_match(method, url, r->param, sizeof(r->param));
+        /* Metrics count a 405 under the path's route, method "other". */
+        r->route_idx = idx >= 0 ? idx : idx == -2 ? bb_route_of_path(url) : BB_METRICS_ROUTES - 1;
+        r->other_method = idx == -2;
         if (head_size(conn, method, url) > h->max_head) {
             char why[128];
             snprintf(why, sizeof(why),
                      "the request line and header fields are over the limit of %zu bytes",
                      h->max_head);
-            r->route_idx = BB_METRICS_ROUTES - 1;
             return bb_reply_problem(r, BBD_EHEADERS, why, NULL);
         }
-        r->route_idx = bb_route_match(method, url, r->param, sizeof(r->param));
-        if (r->route_idx < 0) {
-            int err = r->route_idx == -1 ? BBD_ENOROUTE : BBD_EMETHOD;
+        if (idx < 0) {
+            int err = idx == -1 ? BBD_ENOROUTE : BBD_EMETHOD;
             if (err == BBD_EMETHOD)
                 bb_route_allow(url, r->allow, sizeof(r->allow));
-            r->route_idx = BB_METRICS_ROUTES - 1;
             return bb_reply_problem(r, err, NULL, NULL);
         }
         r->route = &bb_routes[r->route_idx];
+        /* The metrics listener: /metrics alone, its address the access rule. */
+        if (h->metrics_only)
+            return strcmp(r->route->pattern, "/metrics") == 0
+                       ? MHD_YES
+                       : bb_reply_problem(r, BBD_ENOROUTE, "this address serves /metrics only",
+                                          NULL);
         const char *detail = NULL;
         int err = precheck(d, r, &detail);
         if (err != BB_OK)
@@ -183,12 +246,16 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
                          enum MHD_RequestTerminationCode toe)
 {
     struct bb_req *r = *req_cls;
-    (void)cls;
     (void)conn;
     (void)toe;
     if (!r)
         return;
-    bb_metrics_request(r->route_idx, r->answered ? r->status : 0);
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - r->t0.tv_sec) + (double)(t1.tv_nsec - r->t0.tv_nsec) / 1e9;
+    bb_metrics_request(r->route_idx, r->other_method, r->answered ? r->status : 0, secs);
+    if (((struct bb_http *)cls)->access_log)
+        access_line(r, secs);
     bb_buf_release(&r->body);
     free(r->job.resp);
     bb_episode_buf_release(&r->job.ep);
@@ -198,11 +265,14 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
     *req_cls = NULL;
 }
 
+/* libmicrohttpd's own messages (a failed TLS handshake, a refused
+ * connection), as lines of the daemon's log. */
 static void on_log(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;
-    fputs("billboardd: http: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    char msg[1024];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    bb_log(BB_LOG_WARN, "http: %s", msg);
 }
 
 int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **out, unsigned *port,
@@ -217,6 +287,8 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
         goto out;
     h->d = d;
     h->max_head = o->conn_memory / 2;
+    h->access_log = !o->access_log_off;
+    h->metrics_only = o->metrics_only;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | MHD_USE_ERROR_LOG;
     /* HTTPS: the certificate comes from a callback (tls.h), so a SIGHUP
@@ -246,7 +318,7 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
         MHD_OPTION_CONNECTION_LIMIT, o->conn_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         o->per_ip_limit, MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, o->conn_memory, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, NULL, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_ARRAY, tls_items,
+        on_completed, h, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_ARRAY, tls_items,
         MHD_OPTION_END);
     if (!h->mhd) {
         snprintf(why, whylen, "cannot listen on %s port %u: %s", o->listen, o->port,

@@ -24,19 +24,7 @@
 #include <stdint.h>
 
 #include "daemon.h"
-#include "tls.h"
-
-/* Server limits, where to listen, and how (HTTP or HTTPS). */
-struct bb_http_opts {
-    const char *listen;    /* IPv4 or IPv6 literal */
-    unsigned port;         /* 0: ephemeral */
-    unsigned threads;      /* polling threads */
-    unsigned conn_limit;   /* total connections */
-    unsigned per_ip_limit; /* connections per client address */
-    unsigned timeout_s;    /* idle connection timeout */
-    size_t conn_memory;    /* per-connection memory pool, bytes */
-    struct bb_tls *tls;    /* borrowed, outlives the server; NULL: plain HTTP */
-};
+#include "http_opts.h"
 
 struct bb_http;
 

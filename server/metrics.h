@@ -2,9 +2,10 @@
  * metrics.h — process-wide counters for GET /metrics (Prometheus text 0.0.4).
  *
  * Requests are counted by route (the route table's index and pattern, never
- * the concrete path, so no clinic id or version leaks into a label) and by
- * status. No label ever names a clinic or a patient. Counters are atomics:
- * any thread may bump them.
+ * the concrete path, so no clinic id or version leaks into a label), by
+ * method (the route's, or "other" for a method the route does not serve)
+ * and by status code, each code under its own label. No label ever names a
+ * clinic or a patient. Counters are atomics: any thread may bump them.
  */
 #ifndef BB_METRICS_H
 #define BB_METRICS_H
@@ -22,11 +23,17 @@ struct bb_metrics_gauges {
     int ready;
 };
 
-void bb_metrics_request(int route, unsigned status);
+/* Records the process's start time; call once, early in main. */
+void bb_metrics_init(void);
+/* One request answered with status (0: none was queued) after seconds s.
+ * other_method: the path is route's but the method is not (405). */
+void bb_metrics_request(int route, int other_method, unsigned status, double s);
 void bb_metrics_episodes_add(long n);
 void bb_metrics_update_seconds(double s);
 /* One group commit of jobs jobs taking seconds s (fsync included). */
 void bb_metrics_commit(long jobs, double s);
+/* The served TLS certificate's notAfter (Unix seconds); reported from then on. */
+void bb_metrics_tls_expiry(double unix_seconds);
 
 /* Renders every metric. route_names[i] and route_methods[i] label route i
  * (nroutes of them, borrowed). Returns a malloc'd string (caller frees) and

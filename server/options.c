@@ -1,12 +1,13 @@
 /*
  * options.c — billboardd's command line (options.h).
  *
- * getopt_long knows the daemon's own flags; an argument it does not know
- * exactly as spelled (a configuration flag, an abbreviation, "--flag=value",
- * anything else) is offered to bb_config_option() with the next argument as
- * its value, and is unknown if that refuses it too. So the spellings
- * accepted are exactly those --help lists, and no configuration flag is
- * listed twice.
+ * One table holds the daemon's own flags and, after them, every
+ * configuration flag (engine/config.h's bb_config_flag); proto/args.c reads
+ * the command line against it by the rules all three programs share (names
+ * spelt out in full, --flag value or --flag=value). The daemon's flags go to
+ * daemon_flag(), the configuration's to bb_config_option(); anything else is
+ * an unknown option. So the spellings accepted are exactly those --help
+ * lists, and no configuration flag is listed twice.
  *
  * A --config file is found first (prescan) and applied key by key through
  * the same two tables and the same setter (daemon_flag, or
@@ -15,12 +16,12 @@
 #include "options.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
-#include <getopt.h>
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "engine/config.h"
 #include "tls.h"
 
@@ -46,34 +47,73 @@ enum {
     O_BACKUP,
     O_RESTORE,
     O_RELEASE_JOURNAL,
-    O_HELP = 'h',
+    O_LOG_FORMAT,
+    O_ACCESS_LOG,
+    O_VERSION,
+    O_METRICS_LISTEN,
+    O_HELP,
+    O_CONFIG_FLAG = 1000, /* + the index of bb_config_flag() */
 };
 
-static const struct option longopts[] = {
-    {"db", required_argument, NULL, O_DB},
-    {"listen", required_argument, NULL, O_LISTEN},
-    {"port", required_argument, NULL, O_PORT},
-    {"port-file", required_argument, NULL, O_PORT_FILE},
-    {"admin-token-file", required_argument, NULL, O_ADMIN_TOKEN_FILE},
-    {"threads", required_argument, NULL, O_THREADS},
-    {"max-connections", required_argument, NULL, O_MAX_CONNECTIONS},
-    {"per-ip-limit", required_argument, NULL, O_PER_IP_LIMIT},
-    {"timeout", required_argument, NULL, O_TIMEOUT},
-    {"conn-memory", required_argument, NULL, O_CONN_MEMORY},
-    {"max-body", required_argument, NULL, O_MAX_BODY},
-    {"tls-cert", required_argument, NULL, O_TLS_CERT},
-    {"tls-key", required_argument, NULL, O_TLS_KEY},
-    {"tls-priorities", required_argument, NULL, O_TLS_PRIORITIES},
-    {"insecure-http", no_argument, NULL, O_INSECURE_HTTP},
-    {"print-params", no_argument, NULL, O_PRINT_PARAMS},
-    {"print-routes", no_argument, NULL, O_PRINT_ROUTES},
-    {"config", required_argument, NULL, O_CONFIG},
-    {"backup", required_argument, NULL, O_BACKUP},
-    {"restore", required_argument, NULL, O_RESTORE},
-    {"release-journal", required_argument, NULL, O_RELEASE_JOURNAL},
-    {"help", no_argument, NULL, O_HELP},
-    {NULL, 0, NULL, 0},
+/* The daemon's own flags: one line each. The configuration flags follow
+ * them in the table the parse reads (table()). */
+static const struct bb_opt own[] = {
+    {"db", 1, O_DB},
+    {"listen", 1, O_LISTEN},
+    {"port", 1, O_PORT},
+    {"port-file", 1, O_PORT_FILE},
+    {"admin-token-file", 1, O_ADMIN_TOKEN_FILE},
+    {"threads", 1, O_THREADS},
+    {"max-connections", 1, O_MAX_CONNECTIONS},
+    {"per-ip-limit", 1, O_PER_IP_LIMIT},
+    {"timeout", 1, O_TIMEOUT},
+    {"conn-memory", 1, O_CONN_MEMORY},
+    {"max-body", 1, O_MAX_BODY},
+    {"tls-cert", 1, O_TLS_CERT},
+    {"tls-key", 1, O_TLS_KEY},
+    {"tls-priorities", 1, O_TLS_PRIORITIES},
+    {"insecure-http", 0, O_INSECURE_HTTP},
+    {"print-params", 0, O_PRINT_PARAMS},
+    {"print-routes", 0, O_PRINT_ROUTES},
+    {"config", 1, O_CONFIG},
+    {"backup", 1, O_BACKUP},
+    {"restore", 1, O_RESTORE},
+    {"release-journal", 1, O_RELEASE_JOURNAL},
+    {"log-format", 1, O_LOG_FORMAT},
+    {"access-log", 1, O_ACCESS_LOG},
+    {"version", 0, O_VERSION},
+    {"metrics-listen", 1, O_METRICS_LISTEN},
+    {"help", 0, O_HELP},
 };
+enum { NOWN = sizeof(own) / sizeof(own[0]), MAX_CONFIG_FLAGS = 96 };
+
+/* Every flag: the daemon's, then the configuration's (id O_CONFIG_FLAG + i,
+ * value required). *n receives the count. */
+static const struct bb_opt *table(size_t *n)
+{
+    static struct bb_opt t[NOWN + MAX_CONFIG_FLAGS];
+    static size_t nt;
+    if (!nt) {
+        memcpy(t, own, sizeof(own));
+        nt = NOWN;
+        for (size_t i = 0; bb_config_flag(i); i++) {
+            assert(nt < NOWN + MAX_CONFIG_FLAGS); /* raise MAX_CONFIG_FLAGS */
+            t[nt++] = (struct bb_opt){bb_config_flag(i), 1, O_CONFIG_FLAG + (int)i};
+        }
+    }
+    *n = nt;
+    return t;
+}
+
+/* "--name" of configuration flag i: bb_config_option's spelling, kept for
+ * the life of the process (the given flags are checked again later). */
+static const char *config_flag(size_t i)
+{
+    static char names[MAX_CONFIG_FLAGS][48];
+    if (!names[i][0])
+        snprintf(names[i], sizeof(names[i]), "--%s", bb_config_flag(i));
+    return names[i];
+}
 
 /* The default priority string for --help: indented, broken after a ':'
  * before column 80. */
@@ -146,6 +186,16 @@ void bb_options_usage(FILE *f)
             "  --release-journal FILE append a synced line to FILE (on other storage than\n"
             "                         --db) before every commit that releases, charges or\n"
             "                         publishes; --restore reads it. Once given, required\n"
+            "  --log-format F         text (default: 'TIME LEVEL billboardd: message') or\n"
+            "                         json (one object a line, for journald and shippers)\n"
+            "  --access-log on|off    a log line per request (default on): time, client\n"
+            "                         address, method, route, status, bytes, latency,\n"
+            "                         clinic id; never a token or a feature value\n"
+            "  --metrics-listen A:P   also serve GET /metrics, without a token, on address\n"
+            "                         A port P (plain HTTP; [A]:P for IPv6) for a\n"
+            "                         Prometheus on a private network; on --listen's\n"
+            "                         address /metrics needs the admin token\n"
+            "  --version              print the version and exit\n"
             "  --help                 this text\n"
             "\n"
             "HTTPS (libmicrohttpd with GnuTLS; SIGHUP reloads the certificate and key):\n"
@@ -169,41 +219,25 @@ void bb_options_usage(FILE *f)
 /* A decimal in [lo, hi]: no sign, no blanks, nothing after it. */
 static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
 {
-    char *end;
-    errno = 0;
-    if (!s || *s == '-' || *s == '\0')
+    long v;
+    if (!s || *s == '-' || *s == '+' || bb_parse_long(s, &v) != BB_OK || v < 0 ||
+        (unsigned long)v > hi || (unsigned long)v < lo)
         return BB_EINVAL;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || *end || v > hi || v < lo)
-        return BB_EINVAL;
-    *out = v;
+    *out = (unsigned long)v;
     return BB_OK;
 }
 
 /* The daemon's flag named name (without dashes), or NULL. */
-static const struct option *named(const char *name)
+static const struct bb_opt *named(const char *name)
 {
-    for (const struct option *lo = longopts; lo->name; lo++)
-        if (strcmp(lo->name, name) == 0)
-            return lo;
-    return NULL;
-}
-
-/* Is arg exactly the spelling of the option getopt_long matched? (It also
- * takes abbreviations and "--flag=value", which billboardd never did.) */
-static int spelled(const char *arg, int val)
-{
-    if (val == O_HELP && strcmp(arg, "-h") == 0)
-        return 1;
-    const struct option *lo = strncmp(arg, "--", 2) == 0 ? named(arg + 2) : NULL;
-    return lo && lo->val == val;
+    return bb_opt_find(own, NOWN, name);
 }
 
 /* The commands, and --config itself: no keys of the configuration file. */
 static int command(int val)
 {
-    return val == O_HELP || val == O_PRINT_PARAMS || val == O_PRINT_ROUTES || val == O_CONFIG ||
-           val == O_BACKUP || val == O_RESTORE;
+    return val == O_HELP || val == O_VERSION || val == O_PRINT_PARAMS || val == O_PRINT_ROUTES ||
+           val == O_CONFIG || val == O_BACKUP || val == O_RESTORE;
 }
 
 /* Takes a numeric flag's value: 0 or the exit status. A missing value is
@@ -230,6 +264,20 @@ static int text(const char *at, const char *flag, const char *v, const char **ou
     return 0;
 }
 
+/* Takes a two-way flag's value: *out = 0 for no, 1 for yes; 0 or the exit
+ * status. */
+static int one_of(const char *at, const char *flag, const char *v, const char *no,
+                  const char *yes, int *out)
+{
+    if (v && (strcmp(v, no) == 0 || strcmp(v, yes) == 0)) {
+        *out = strcmp(v, yes) == 0;
+        return 0;
+    }
+    fprintf(stderr, "billboardd: %sbad value '%s' for %s (%s or %s)\n", at, v ? v : "", flag, no,
+            yes);
+    return 2;
+}
+
 /* Sets the daemon's flag c (spelled flag, for messages) to v, NULL for a
  * flag without a value: 0 or the exit status. The one setter of the
  * command line and the configuration file. */
@@ -237,12 +285,26 @@ static int daemon_flag(struct bb_options *o, int c, const char *at, const char *
 {
     unsigned long n = 0;
     int status = 0;
+    if (!at[0] && c >= O_DB && c < O_DB + 64)
+        o->cli_flags |= 1ULL << (c - O_DB);
     switch (c) {
     case O_HELP:
         o->help = 1;
         break;
     case O_PRINT_PARAMS:
         o->print_params = 1;
+        break;
+    case O_VERSION:
+        o->version = 1;
+        break;
+    case O_LOG_FORMAT:
+        status = one_of(at, flag, v, "text", "json", &o->log_json);
+        break;
+    case O_METRICS_LISTEN:
+        status = text(at, flag, v, &o->metrics_listen);
+        break;
+    case O_ACCESS_LOG:
+        status = one_of(at, flag, v, "on", "off", &o->http.access_log_off);
         break;
     case O_PRINT_ROUTES:
         o->print_routes = 1;
@@ -315,6 +377,22 @@ static int daemon_flag(struct bb_options *o, int c, const char *at, const char *
     return status;
 }
 
+/* "--name" of one of the daemon's own flags, for messages. */
+static const char *spelt(const struct bb_opt *opt)
+{
+    static char buf[64];
+    snprintf(buf, sizeof(buf), "--%s", opt->name);
+    return buf;
+}
+
+/* Says that arg is no option of billboardd, then the usage: the exit status. */
+static int unknown_option(const char *arg)
+{
+    fprintf(stderr, "billboardd: unknown option '%s'\n", arg);
+    bb_options_usage(stderr);
+    return 2;
+}
+
 /* A configuration flag a with its value v, from the command line (line 0)
  * or the file: 0 or the exit status. One given on the command line
  * replaces the file's. */
@@ -330,11 +408,8 @@ static int configuration(struct bb_options *o, const char *a, const char *v, int
                 at, a + 2);
         return 2;
     }
-    if (rc == BB_ENOTFOUND) {
-        fprintf(stderr, "billboardd: unknown option '%s'\n", a);
-        bb_options_usage(stderr);
-        return 2;
-    }
+    if (rc == BB_ENOTFOUND)
+        return unknown_option(a);
     if (rc != BB_OK) {
         fprintf(stderr, "billboardd: %sbad value '%s' for %s\n", at, v ? v : "", line ? a + 2 : a);
         return 2;
@@ -358,28 +433,28 @@ static int configuration(struct bb_options *o, const char *a, const char *v, int
 }
 
 /* Finds --config's value, and --help, before the parse: the file goes
- * first and the command line on top. Every argument but a flag without a
- * value is followed by its value, as the parse reads them. 0 or the exit
- * status. */
+ * first and the command line on top. 0 or the exit status. */
 static int prescan(struct bb_options *o, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const struct option *lo = strncmp(a, "--", 2) == 0 ? named(a + 2) : NULL;
-        if (strcmp(a, "-h") == 0 || (lo && lo->val == O_HELP)) {
+    size_t n;
+    const struct bb_opt *t = table(&n);
+    struct bb_args a;
+    struct bb_arg g;
+    bb_args_init(&a, argc, argv, 1);
+    while (bb_args_next(&a, t, n, &g) != BB_ARG_END) {
+        if (g.kind != BB_ARG_OPTION)
+            continue;
+        if (g.opt->id == O_HELP) {
             o->help = 1;
             return 0;
         }
-        if (lo && lo->has_arg == no_argument)
-            continue;
-        if (lo && lo->val == O_CONFIG && i + 1 < argc) {
+        if (g.opt->id == O_CONFIG) {
             if (o->config) {
                 fprintf(stderr, "billboardd: --config given twice\n");
                 return 2;
             }
-            o->config = argv[i + 1];
+            o->config = g.value;
         }
-        i++;
     }
     return 0;
 }
@@ -394,25 +469,25 @@ static int config_file(struct bb_options *o)
     }
     for (size_t i = 0; i < o->file.n; i++) {
         const struct bb_conffile_entry *e = &o->file.e[i];
-        const struct option *lo = named(e->key);
+        const struct bb_opt *lo = named(e->key);
         int status = 0;
         snprintf(at, sizeof(at), "%s:%d: ", o->file.path, e->line);
-        if (lo && command(lo->val)) {
+        if (lo && command(lo->id)) {
             fprintf(stderr,
                     "billboardd: %s%s is a command, not a setting: give --%s on the "
                     "command line\n",
                     at, e->key, e->key);
             status = 2;
-        } else if (lo && lo->has_arg == no_argument) {
+        } else if (lo && !lo->takes_value) {
             if (strcmp(e->value, "true") == 0) {
-                status = daemon_flag(o, lo->val, at, e->key, NULL);
+                status = daemon_flag(o, lo->id, at, e->key, NULL);
             } else if (strcmp(e->value, "false") != 0) {
                 fprintf(stderr, "billboardd: %s%s takes true or false, not '%s'\n", at, e->key,
                         e->value);
                 status = 2;
             }
         } else if (lo) {
-            status = daemon_flag(o, lo->val, at, e->key, e->value);
+            status = daemon_flag(o, lo->id, at, e->key, e->value);
         } else {
             status = configuration(o, e->flag, e->value, e->line, at);
         }
@@ -438,28 +513,20 @@ int bb_options_parse(struct bb_options *o, int argc, char **argv)
         return status;
     if (o->config && (status = config_file(o)) != 0)
         return status;
-    /* "+": stop at the first non-flag (it is unknown); ":": report a
-     * missing value as ':'. Our own messages only. */
-    opterr = 0;
-    optind = 0; /* glibc: start afresh, also when called again (unit tests) */
-    while (status == 0 && (optind == 0 || optind < argc)) {
-        int at = optind ? optind : 1;
-        if (at >= argc)
-            break;
-        int c = getopt_long(argc, argv, "+:h", longopts, NULL);
-        const char *a = argv[at];
-        if (c == -1) /* a non-flag argument, or "--": unknown */
-            return configuration(o, a, at + 1 < argc ? argv[at + 1] : NULL, 0, "");
-        if (c == ':' && spelled(a, optopt)) {
-            c = optopt; /* the last argument, without its value */
-            optarg = NULL;
-        } else if (c == '?' || c == ':' || !spelled(a, c)) {
-            /* Not the daemon's: with its value, as billboardd always read it. */
-            if ((status = configuration(o, a, at + 1 < argc ? argv[at + 1] : NULL, 0, "")) == 0)
-                optind = at + 2;
-            continue;
-        }
-        if ((status = daemon_flag(o, c, "", a, optarg)) == 0 && o->help)
+    size_t n;
+    const struct bb_opt *t = table(&n);
+    struct bb_args a;
+    struct bb_arg g;
+    bb_args_init(&a, argc, argv, 1);
+    while (status == 0 && bb_args_next(&a, t, n, &g) != BB_ARG_END) {
+        if (g.kind == BB_ARG_POSITIONAL || g.kind == BB_ARG_UNKNOWN ||
+            g.kind == BB_ARG_EXTRA_VALUE)
+            status = unknown_option(g.word);
+        else if (g.opt->id >= O_CONFIG_FLAG)
+            status = configuration(o, config_flag((size_t)(g.opt->id - O_CONFIG_FLAG)), g.value,
+                                   0, "");
+        else if ((status = daemon_flag(o, g.opt->id, "", spelt(g.opt), g.value)) == 0 &&
+                 o->help)
             return 0;
     }
     if (status == 0 && !!o->print_params + !!o->print_routes + !!o->backup + !!o->restore > 1) {
@@ -468,6 +535,27 @@ int bb_options_parse(struct bb_options *o, int argc, char **argv)
         status = 2;
     }
     return status;
+}
+
+const char *bb_options_at(const struct bb_options *o, const char *key, char *buf, size_t len)
+{
+    const struct bb_opt *lo = named(key);
+    buf[0] = '\0';
+    if (lo && lo->id >= O_DB && lo->id < O_DB + 64 && (o->cli_flags >> (lo->id - O_DB)) & 1)
+        return buf; /* the command line's */
+    if (!lo) { /* a configuration key: the one in effect, as kept in order */
+        for (int i = o->ngiven - 1; i >= 0; i--)
+            if (strcmp(o->gname[i] + 2, key) == 0) {
+                if (o->gline[i])
+                    snprintf(buf, len, "%s:%d: ", o->file.path, o->gline[i]);
+                return buf;
+            }
+        return buf;
+    }
+    for (size_t i = 0; i < o->file.n; i++)
+        if (strcmp(o->file.e[i].key, key) == 0)
+            snprintf(buf, len, "%s:%d: ", o->file.path, o->file.e[i].line);
+    return buf;
 }
 
 void bb_options_release(struct bb_options *o)
@@ -490,8 +578,52 @@ int bb_listen_is_loopback(const char *addr)
     return 0;
 }
 
+int bb_options_metrics_addr(const char *spec, char *addr, size_t addrlen, unsigned *port)
+{
+    const char *colon = strrchr(spec, ':');
+    unsigned long n;
+    if (!colon || parse_uint(colon + 1, 0, 65535, &n) != BB_OK)
+        return -1;
+    const char *a = spec;
+    size_t len = (size_t)(colon - spec);
+    if (len >= 2 && a[0] == '[' && a[len - 1] == ']') {
+        a++;
+        len -= 2;
+    }
+    if (len == 0 || len >= addrlen)
+        return -1;
+    memcpy(addr, a, len);
+    addr[len] = '\0';
+    struct in6_addr any;
+    if (inet_pton(AF_INET, addr, &any) != 1 && inet_pton(AF_INET6, addr, &any) != 1)
+        return -1;
+    *port = (unsigned)n;
+    return 0;
+}
+
 int bb_options_check(const struct bb_options *o)
 {
+    char maddr[64];
+    unsigned mport;
+    if (o->metrics_listen &&
+        bb_options_metrics_addr(o->metrics_listen, maddr, sizeof(maddr), &mport) != 0) {
+        char at[4352];
+        fprintf(stderr,
+                "billboardd: %smetrics-listen '%s' is not ADDR:PORT with an IP address "
+                "(127.0.0.1:9464, [::1]:9464)\n",
+                bb_options_at(o, "metrics-listen", at, sizeof(at)), o->metrics_listen);
+        return 2;
+    }
+    struct in6_addr any;
+    if (inet_pton(AF_INET, o->listen, &any) != 1 && inet_pton(AF_INET6, o->listen, &any) != 1) {
+        char at[4352];
+        fprintf(stderr,
+                "billboardd: %slisten '%s' is not an IPv4 or IPv6 address (host names are not "
+                "accepted): give 127.0.0.1 or ::1 for this host, 0.0.0.0 or :: for every "
+                "interface\n",
+                bb_options_at(o, "listen", at, sizeof(at)), o->listen);
+        return 2;
+    }
     if (!o->tls_cert != !o->tls_key) {
         fprintf(stderr, "billboardd: %s needs %s too\n", o->tls_cert ? "--tls-cert" : "--tls-key",
                 o->tls_cert ? "--tls-key" : "--tls-cert");

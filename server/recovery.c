@@ -4,12 +4,16 @@
  */
 #include "recovery.h"
 
+#include "daemon.h"
+
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "billboard/codec.h"
+#include "pinned.h"
+#include "log.h"
 
 int bb_recovery_create(struct bbd *d, const char *config)
 {
@@ -18,14 +22,17 @@ int bb_recovery_create(struct bbd *d, const char *config)
     char etag[BB_ETAG_MAX];
     const struct bb_billboard *b0 = bb_engine_billboard(d->engine);
     char *body = bb_billboard_to_json(b0, &len);
+    char *derived = bb_pinned_dump(&d->p);
     int rc = BB_ENOMEM;
-    if (!body)
+    if (!body || !derived)
         goto out;
     randombytes_buf(key, sizeof(key));
     bb_board_etag(b0->version, body, len, etag);
     rc = bb_db_begin(d->db);
     if (rc == BB_OK)
         rc = bb_db_config_put(d->db, config);
+    if (rc == BB_OK)
+        rc = bb_db_derived_put(d->db, derived);
     if (rc == BB_OK)
         rc = bb_db_token_key_put(d->db, key, sizeof(key));
     if (rc == BB_OK)
@@ -37,6 +44,7 @@ int bb_recovery_create(struct bbd *d, const char *config)
 out:
     sodium_memzero(key, sizeof(key));
     free(body);
+    free(derived);
     return rc;
 }
 
@@ -53,7 +61,7 @@ static int source_one(void *ctx, int64_t k, const struct bb_episode_buf *e)
     struct source *src = ctx;
     struct bb_episode v = bb_episode_buf_view(e);
     if (k != ++src->k) {
-        fprintf(stderr, "billboardd: episode %lld out of order\n", (long long)k);
+        bb_log(BB_LOG_ERROR, "episode %lld out of order", (long long)k);
         return BB_EIO;
     }
     return src->put(src->sink, &v);
@@ -80,13 +88,12 @@ int bb_recovery_run(struct bbd *d)
         rc = bb_engine_recover(d->engine, source_each, &src, st.rec, st.n);
     bb_db_mech_state_free(&st);
     if (rc != BB_OK) {
-        fprintf(stderr,
-                "billboardd: recovering %ld stored episodes and the %s mechanism's noise: %s\n",
-                src.k, bb_engine_mechanism(d->engine), bb_strerror(rc));
+        bb_log(BB_LOG_ERROR, "recovering %ld stored episodes and the %s mechanism's noise: %s",
+               src.k, bb_engine_mechanism(d->engine), bb_strerror(rc));
         goto out;
     }
     if ((rc = bb_db_billboard_get(d->db, -1, &body, &len, &etag)) != BB_OK) {
-        fprintf(stderr, "billboardd: no stored billboard: %s\n", bb_strerror(rc));
+        bb_log(BB_LOG_ERROR, "no stored billboard: %s", bb_strerror(rc));
         goto out;
     }
     if ((rc = bb_billboard_from_json(body, len, &b, NULL, 0)) != BB_OK)
@@ -99,7 +106,7 @@ int bb_recovery_run(struct bbd *d)
     if (bb_db_updates_charged_get(d->db, &charged) == BB_OK && charged > updates)
         updates = charged;
     if ((rc = bb_engine_restore_billboard(d->engine, &b, updates)) != BB_OK) {
-        fprintf(stderr, "billboardd: restoring the billboard: %s\n", bb_strerror(rc));
+        bb_log(BB_LOG_ERROR, "restoring the billboard: %s", bb_strerror(rc));
         goto out;
     }
     if ((rc = bb_board_new(body, len, NULL, &board)) != BB_OK)

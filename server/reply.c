@@ -22,6 +22,7 @@ enum MHD_Result bb_reply_send(struct bb_req *r, unsigned status, const char *cty
         MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
     if (!resp)
         return MHD_NO;
+    r->bytes = len;
     if (ctype)
         MHD_add_response_header(resp, "Content-Type", ctype);
     enum MHD_Result ret = bb_reply_resp(r, status, resp);
@@ -41,6 +42,7 @@ enum MHD_Result bb_reply_problem(struct bb_req *r, int err, const char *detail, 
         free(body);
         return MHD_NO;
     }
+    r->bytes = len;
     MHD_add_response_header(resp, "Content-Type", "application/problem+json");
     unsigned status = bb_problem_status(err);
     if (status == 401)

@@ -13,10 +13,11 @@
 #include <microhttpd.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "auth.h"
 #include "buf.h"
-#include "writer.h"
+#include "job.h"
 
 struct bb_route;
 
@@ -32,6 +33,10 @@ struct bb_req {
     int too_big;        /* body over the cap: answer 413 at the end */
     int answered;       /* a response is queued */
     unsigned status;    /* the status answered, for metrics */
+    int other_method;   /* 405: route_idx is the path's, not the method's */
+    size_t bytes;       /* the body answered, for the access log */
+    char method[16];    /* the request's method, for the access log */
+    struct timespec t0; /* the head arrived (CLOCK_MONOTONIC) */
     int64_t clinic;     /* authenticated clinic */
     int submitted;      /* job handed to the writer */
     struct bb_job job;

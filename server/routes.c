@@ -9,18 +9,19 @@
 #include "routes.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "billboard/clinic.h"
 #include "billboard/codec.h"
-#include "engine/config.h"
+#include "config_info.h"
 #include "metrics.h"
 #include "openapi.h"
 #include "problem.h"
-
-#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
+#include "status.h"
+#include "version.h"
+#include "writer.h"
 
 static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r);
 static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r);
@@ -49,7 +50,9 @@ const struct bb_route bb_routes[] = {
     {"DELETE", "/v1/clinics/{id}", BB_ADMIN, 0, clinics_delete},
     {"GET", "/livez", BB_ANYONE, 0, livez_get},
     {"GET", "/readyz", BB_ANYONE, 0, readyz_get},
-    {"GET", "/metrics", BB_ANYONE, 0, metrics_get},
+    {"GET", "/metrics", BB_ADMIN, 0, metrics_get},
+    {"GET", "/", BB_ANYONE, 0, bb_status_page_get},
+    {"GET", "/v1/history", BB_ANYONE, 0, bb_status_history_get},
 };
 const int bb_nroutes = (int)(sizeof(bb_routes) / sizeof(bb_routes[0]));
 
@@ -93,6 +96,15 @@ int bb_route_match(const char *method, const char *path, char *param, size_t par
     return path_known ? -2 : -1;
 }
 
+int bb_route_of_path(const char *path)
+{
+    char param[64];
+    for (int i = 0; i < bb_nroutes; i++)
+        if (match(bb_routes[i].pattern, path, param, sizeof(param)))
+            return i;
+    return -1;
+}
+
 void bb_route_allow(const char *path, char *out, size_t outlen)
 {
     char param[64];
@@ -124,14 +136,17 @@ void bb_routes_labels(const char **names, const char **methods)
 
 /* ---- helpers ---- */
 
-static enum MHD_Result reply_json(struct bb_req *r, unsigned status, json_t *o)
+/* Answers status with body (taken; freed here, wiped first when secret),
+ * or a 500 when the encoder ran out of memory (body NULL). */
+static enum MHD_Result reply_json(struct bb_req *r, unsigned status, char *body, size_t len,
+                                  int secret)
 {
-    char *s = o ? json_dumps(o, JSON_FLAGS) : NULL;
-    json_decref(o);
-    if (!s)
+    if (!body)
         return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
-    enum MHD_Result ret = bb_reply_send(r, status, "application/json", s, strlen(s));
-    free(s);
+    enum MHD_Result ret = bb_reply_send(r, status, "application/json", body, len);
+    if (secret)
+        sodium_memzero(body, len);
+    free(body);
     return ret;
 }
 
@@ -147,26 +162,6 @@ static int64_t parse_id(const char *s)
         v = v * 10 + (*s - '0');
     }
     return v;
-}
-
-/* Parses a request body as one JSON object: duplicate keys, NaN, Infinity,
- * trailing garbage and non-objects are BB_EPROTO. */
-static int parse_object(const struct bb_req *r, json_t **out, char *why, size_t whylen)
-{
-    json_error_t e;
-    *out = NULL;
-    json_t *o = json_loadb(r->body.p ? r->body.p : "", r->body.len, JSON_REJECT_DUPLICATES, &e);
-    if (!o) {
-        snprintf(why, whylen, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
-        return BB_EPROTO;
-    }
-    if (!json_is_object(o)) {
-        json_decref(o);
-        snprintf(why, whylen, "the body must be a JSON object");
-        return BB_EPROTO;
-    }
-    *out = o;
-    return BB_OK;
 }
 
 /* Does an If-None-Match header match etag? Weak comparison, as RFC 9110
@@ -204,6 +199,7 @@ static enum MHD_Result not_modified(struct bb_req *r, const char *etag, const ch
     MHD_add_response_header(resp, "ETag", etag);
     if (cache)
         MHD_add_response_header(resp, "Cache-Control", cache);
+    r->bytes = 0;
     enum MHD_Result ret = bb_reply_resp(r, 304, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -247,6 +243,7 @@ static enum MHD_Result billboard_get(struct bbd *d, struct bb_req *r)
     struct bb_board *b = bb_board_get(&d->board);
     const char *inm =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    r->bytes = b->len;
     enum MHD_Result ret = etag_matches(inm, b->etag) ? not_modified(r, b->etag, NULL)
                                                      : bb_reply_resp(r, 200, b->resp);
     bb_board_put(b);
@@ -263,6 +260,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     enum MHD_Result ret;
     if ((uint64_t)v == cur->version) {
+        r->bytes = cur->len;
         ret = etag_matches(inm, cur->etag) ? not_modified(r, cur->etag, NULL)
                                            : bb_reply_resp(r, 200, cur->resp);
         bb_board_put(cur);
@@ -290,6 +288,7 @@ static enum MHD_Result billboard_version_get(struct bbd *d, struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     MHD_add_response_header(resp, "ETag", etag);
     MHD_add_response_header(resp, "Cache-Control", "public, max-age=31536000, immutable");
+    r->bytes = len;
     ret = bb_reply_resp(r, 200, resp);
     MHD_destroy_response(resp);
 out:
@@ -329,6 +328,7 @@ static enum MHD_Result job_answer(struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     if (r->job.replayed)
         MHD_add_response_header(resp, "Idempotent-Replayed", "true");
+    r->bytes = r->job.resp_len;
     enum MHD_Result ret = bb_reply_resp(r, r->job.status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -436,9 +436,7 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
         .episodes = s.episodes,
         .max_episodes = p->K_max,
         .billboard_version = s.version,
-        .restores = d->ledger.restores,
-        .rho_restored_gram = d->ledger.rho_gram_restored,
-        .rho_restored_y = d->ledger.rho_y_restored,
+        .restores = {d->ledger.restores, d->ledger.rho_gram_restored, d->ledger.rho_y_restored},
     };
     /* Name each mechanism and its parameters (docs/PRIVACY.md). */
     snprintf(pb.gram.mechanism, sizeof(pb.gram.mechanism), "%s",
@@ -452,16 +450,14 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
                        sizeof(pb.y.detail));
     size_t len = 0;
     char *out = bb_privacy_budget_to_json(&pb, &len);
-    if (!out)
-        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
-    enum MHD_Result ret = bb_reply_send(r, 200, "application/json", out, len);
-    free(out);
-    return ret;
+    return reply_json(r, 200, out, len, 0);
 }
 
 static enum MHD_Result config_get(struct bbd *d, struct bb_req *r)
 {
-    return reply_json(r, 200, bb_config_to_json(&d->p));
+    size_t len = 0;
+    char *out = bb_config_info_json(&d->p, 0, &len);
+    return reply_json(r, 200, out, len, 0);
 }
 
 /* ---- the API's description ---- */
@@ -484,6 +480,7 @@ static enum MHD_Result openapi_get(struct bbd *d, struct bb_req *r)
     MHD_add_response_header(resp, "Content-Type", "application/json");
     MHD_add_response_header(resp, "ETag", bb_openapi_etag);
     MHD_add_response_header(resp, "Cache-Control", OPENAPI_CACHE);
+    r->bytes = bb_openapi_json_len;
     enum MHD_Result ret = bb_reply_resp(r, 200, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -493,41 +490,22 @@ static enum MHD_Result openapi_get(struct bbd *d, struct bb_req *r)
 
 static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r)
 {
-    char why[200] = "";
-    json_t *o = NULL;
+    char why[200] = "", ptr[16] = "";
     if (r->submitted) {
         if (r->job.err != BB_OK)
             return bb_reply_problem(r, r->job.err, r->job.detail, r->job.field);
-        json_t *out =
-            json_pack("{s:I, s:s, s:s, s:I}", "id", (json_int_t)r->job.id, "name", r->job.name,
-                      "token", r->token, "created", (json_int_t)r->job.created);
-        char *s = out ? json_dumps(out, JSON_FLAGS) : NULL;
-        json_decref(out);
-        if (!s)
-            return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
-        enum MHD_Result ret = bb_reply_send(r, 201, "application/json", s, strlen(s));
-        sodium_memzero(s, strlen(s));
-        free(s);
-        return ret;
+        struct bb_clinic c = {.id = r->job.id, .created = r->job.created};
+        snprintf(c.name, sizeof(c.name), "%s", r->job.name);
+        snprintf(c.token, sizeof(c.token), "%s", r->token);
+        size_t len = 0;
+        char *out = bb_clinic_enrolled_to_json(&c, &len);
+        sodium_memzero(c.token, sizeof(c.token));
+        return reply_json(r, 201, out, len, 1);
     }
-    int err = parse_object(r, &o, why, sizeof(why));
+    int err = bb_clinic_req_from_json(r->body.p, r->body.len, r->job.name, ptr, sizeof(ptr), why,
+                                      sizeof(why));
     if (err != BB_OK)
-        return bb_reply_problem(r, err, why, NULL);
-    json_t *jn = json_object_get(o, "name");
-    const char *name = json_string_value(jn);
-    size_t n = name ? strlen(name) : 0;
-    int ok = name && n >= 1 && n <= BB_CLINIC_NAME_MAX && n == json_string_length(jn);
-    for (size_t i = 0; ok && i < n; i++)
-        ok = (unsigned char)name[i] >= 0x20 && name[i] != 0x7f;
-    if (!ok) {
-        json_decref(o);
-        return bb_reply_problem(r, BB_EINVAL,
-                                "name must be a string of 1 to 128 characters, no control "
-                                "characters",
-                                "/name");
-    }
-    snprintf(r->job.name, sizeof(r->job.name), "%s", name);
-    json_decref(o);
+        return bb_reply_problem(r, err, why, err == BB_EPROTO ? NULL : ptr);
     bb_auth_new_token(r->token);
     bb_auth_hash(d->auth, r->token, strlen(r->token), r->job.token_hash);
     submit(d, r, BB_JOB_CLINIC_ADD);
@@ -537,27 +515,26 @@ static enum MHD_Result clinics_post(struct bbd *d, struct bb_req *r)
 static int clinic_row(void *ctx, int64_t id, const char *name, const unsigned char *hash,
                       int64_t created, int64_t revoked)
 {
-    json_t *a = ctx;
+    struct bb_clinic c = {.id = id, .created = created, .revoked = revoked};
     (void)hash;
-    json_t *c =
-        json_pack("{s:I, s:s, s:I, s:o}", "id", (json_int_t)id, "name", name, "created",
-                  (json_int_t)created, "revoked", revoked ? json_integer(revoked) : json_null());
-    return c && json_array_append_new(a, c) == 0 ? 0 : BB_ENOMEM;
+    snprintf(c.name, sizeof(c.name), "%s", name);
+    return bb_clinic_list_append(ctx, &c);
 }
 
 static enum MHD_Result clinics_get(struct bbd *d, struct bb_req *r)
 {
-    json_t *a = json_array();
-    if (!a)
-        return bb_reply_problem(r, BB_ENOMEM, NULL, NULL);
+    struct bb_clinic_list l = {0};
     struct bb_db *db = bb_db_pool_get(d->pool);
-    int rc = bb_db_clinics_each(db, clinic_row, a);
+    int rc = bb_db_clinics_each(db, clinic_row, &l);
     bb_db_pool_put(d->pool, db);
     if (rc != BB_OK) {
-        json_decref(a);
+        bb_clinic_list_release(&l);
         return bb_reply_problem(r, rc, NULL, NULL);
     }
-    return reply_json(r, 200, json_pack("{s:o}", "clinics", a));
+    size_t len = 0;
+    char *out = bb_clinic_list_to_json(&l, &len);
+    bb_clinic_list_release(&l);
+    return reply_json(r, 200, out, len, 0);
 }
 
 static enum MHD_Result clinics_delete(struct bbd *d, struct bb_req *r)

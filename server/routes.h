@@ -36,6 +36,10 @@ extern const int bb_nroutes;
  * path (404) and -2 if one does but not with this method (405). */
 int bb_route_match(const char *method, const char *path, char *param, size_t paramlen);
 
+/* The index of the first route whose pattern matches path, whatever its
+ * method; -1 if none (metrics label a 405 with its route). */
+int bb_route_of_path(const char *path);
+
 /* The methods served on path, as an Allow header value ("GET, POST"), into
  * out (outlen bytes); empty if none. */
 void bb_route_allow(const char *path, char *out, size_t outlen);

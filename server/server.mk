@@ -18,11 +18,21 @@ $(OPENAPI_OBJ): $(OPENAPI_C)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -Iserver -c $< -o $@
 
+# GET / serves server/status.html, embedded the same way.
+STATUS_C   := $(O)/gen/server/status_html.c
+STATUS_OBJ := $(STATUS_C:.c=.o)
+$(STATUS_C): server/status.html server/embed_bytes.py
+	@mkdir -p $(dir $@)
+	python3 server/embed_bytes.py server/status.html $@ bb_status_html
+$(STATUS_OBJ): $(STATUS_C)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
 ENGINE_SRC := $(wildcard server/engine/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(O)/%.o) $(PROTO_OBJ)
 ENGINE_LIB := $(O)/libbbengine.a
 DAEMON_SRC := $(wildcard server/*.c)
-DAEMON_OBJ := $(DAEMON_SRC:%.c=$(O)/%.o) $(OPENAPI_OBJ)
+DAEMON_OBJ := $(DAEMON_SRC:%.c=$(O)/%.o) $(OPENAPI_OBJ) $(STATUS_OBJ)
 BILLBOARDD := $(O)/billboardd
 # GnuTLS is the daemon's alone: tls.c loads the certificate it hands
 # libmicrohttpd (which does the TLS with the same GnuTLS).

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "metrics.h"
+
 #define PEM_MAX (1 << 20) /* no certificate chain or key file is bigger */
 
 /* One certificate chain with its private key, immutable once loaded. */
@@ -24,6 +26,7 @@ struct pair {
     unsigned nchain;
     gnutls_privkey_t key;
     char about[512];    /* bb_tls_describe's text */
+    time_t until;       /* the leaf's notAfter, or -1 */
     struct pair *older; /* pairs served before this one */
 };
 
@@ -121,6 +124,7 @@ static void describe(gnutls_x509_crt_t crt, struct pair *p)
         for (size_t i = 0; i < fplen; i++)
             snprintf(hex + 3 * i, sizeof(hex) - 3 * i, "%02X%s", fp[i], i + 1 < fplen ? ":" : "");
     time_t until = gnutls_x509_crt_get_expiration_time(crt);
+    p->until = until;
     struct tm tm;
     char when[32] = "?";
     if (until != (time_t)-1 && gmtime_r(&until, &tm))
@@ -281,6 +285,7 @@ int bb_tls_open(const char *cert_path, const char *key_path, const char *priorit
     if ((rc = load_pair(t, &p, why, whylen)) != BB_OK)
         goto out;
     atomic_store(&t->current, p);
+    bb_metrics_tls_expiry((double)p->until);
     *out = t;
     t = NULL;
 out:
@@ -296,6 +301,7 @@ int bb_tls_reload(struct bb_tls *t, char *why, size_t whylen)
         return rc;
     p->older = atomic_load(&t->current);
     atomic_store(&t->current, p);
+    bb_metrics_tls_expiry((double)p->until);
     return BB_OK;
 }
 

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
+
 void update_init(struct updater *u, const struct bb_writer_ctx *x, struct committer *c,
                  pthread_mutex_t *mu, pthread_cond_t *cv)
 {
@@ -43,7 +45,7 @@ void update_maybe_begin(struct updater *u, int stopping)
     if (rc != BB_OK) {
         u->upd = NULL;
         if (!u->blocked)
-            fprintf(stderr, "billboardd: update not begun: %s\n", bb_strerror(rc));
+            bb_log(BB_LOG_ERROR, "update not begun: %s", bb_strerror(rc));
         u->blocked = 1;
         return;
     }
@@ -108,7 +110,7 @@ void update_finish(struct updater *u)
     b = NULL;
 out:
     if (rc != BB_OK && !atomic_load(x->fatal)) {
-        fprintf(stderr, "billboardd: update failed, billboard unchanged: %s\n", bb_strerror(rc));
+        bb_log(BB_LOG_ERROR, "update failed, billboard unchanged: %s", bb_strerror(rc));
         u->failed_at = bb_engine_episodes(x->engine);
     }
     unit_free(b);

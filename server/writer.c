@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "problem.h"
 
 #define MAX_BATCH 512
@@ -42,10 +43,10 @@ void writer_complete(struct bb_job *j)
 void writer_fatal(const struct bb_writer_ctx *x, const char *what)
 {
     if (!atomic_exchange(x->fatal, 1))
-        fprintf(stderr,
-                "billboardd: storage failure (%s); stopping so that a restart "
-                "recovers from what is committed\n",
-                what);
+        bb_log(BB_LOG_ERROR,
+               "storage failure (%s); stopping so that a restart "
+               "recovers from what is committed",
+               what);
 }
 
 double writer_since(const struct timespec *t0)

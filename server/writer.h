@@ -34,41 +34,14 @@
 #include <stdint.h>
 
 #include "auth.h"
-#include "billboard/codec.h"
 #include "board.h"
 #include "db.h"
 #include "engine/engine.h"
+#include "job.h"
 #include "ledger.h"
 #include "stats.h"
 
-#define BB_IDEM_KEY_MAX    128
-#define BB_CLINIC_NAME_MAX 128
-
-enum bb_job_kind { BB_JOB_EPISODE, BB_JOB_CLINIC_ADD, BB_JOB_CLINIC_REVOKE };
-
-struct bb_job {
-    enum bb_job_kind kind;
-    /* --- input, set by the submitter --- */
-    int64_t clinic;                         /* episode: the submitter; revoke: the target */
-    char key[BB_IDEM_KEY_MAX + 1];          /* episode: Idempotency-Key */
-    unsigned char body_hash[BB_DB_HASH];    /* episode: BLAKE2b of the raw body */
-    struct bb_episode_buf ep;               /* episode: owned by the job's owner */
-    char name[BB_CLINIC_NAME_MAX + 1];      /* clinic add */
-    unsigned char token_hash[BB_AUTH_HASH]; /* clinic add */
-    /* --- output, set by the writer before done() --- */
-    int err;         /* BB_OK or the error (problem.h) */
-    unsigned status; /* on BB_OK: 201 or 204 */
-    char *resp;      /* on BB_OK: JSON body, malloc'd, owner frees */
-    size_t resp_len;
-    int replayed;                /* the answer of an earlier request */
-    int64_t id, created;         /* clinic add: the new clinic */
-    char field[96], detail[160]; /* on error: JSON pointer, reason */
-    /* --- completion --- */
-    void (*done)(struct bb_job *j); /* called on the writer thread */
-    void *ctx;                      /* for done() */
-    atomic_int finished;
-    struct bb_job *next;
-};
+_Static_assert(BB_JOB_HASH == BB_DB_HASH, "a job's body hash is the stored one");
 
 struct bb_writer;
 

@@ -115,6 +115,10 @@ char *cli_slurp(const char *path, size_t *len);
  * table, nested objects flattened as "a.b". */
 void cli_print_object(const struct cli *cli, json_t *j);
 
+/* Parses text (taken: freed here; NULL gives NULL), the JSON a proto/
+ * encoder wrote, for printing. NULL if it does not parse. */
+json_t *cli_json_of(char *text);
+
 /* Prints an array of objects as a table with one column per key of the
  * first element (or as JSON with --json). */
 void cli_print_rows(const struct cli *cli, json_t *rows);

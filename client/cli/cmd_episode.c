@@ -44,25 +44,164 @@ static int key_ok(const char *k)
     return n >= 1 && n <= BB_CLIENT_KEY_MAX;
 }
 
+/* What `recommend` was asked. */
+struct recommend_args {
+    long h, v;       /* --step, --version (-1: the current billboard) */
+    const char *file; /* --features */
+    const char *id;  /* --id */
+    const char *key; /* --episode-key, or the episode's own key */
+    int remote;      /* --remote */
+};
+
+/* Checks recommend's options into *ra. EXIT_OKAY or EXIT_USAGE (said). */
+static int recommend_check(const char *step, const char *version, struct recommend_args *ra)
+{
+    if (!step || cli_long(step, &ra->h) != 0 || ra->h < 1)
+        return cli_usage_error("recommend needs --step H (1-based)");
+    if (!ra->file)
+        return cli_usage_error("recommend needs --features FILE");
+    if (version && (cli_long(version, &ra->v) != 0 || ra->v < 0))
+        return cli_usage_error("--version needs a non-negative integer");
+    if (ra->id && ra->key)
+        return cli_usage_error("give --id or --episode-key, not both");
+    if (ra->remote && ra->id)
+        return cli_usage_error("--remote has no state file: name the episode with --episode-key");
+    if (ra->key && !key_ok(ra->key))
+        return cli_usage_error("--episode-key needs 1 to %d visible ASCII characters",
+                               BB_CLIENT_KEY_MAX);
+    return EXIT_OKAY;
+}
+
+/* The episode this step belongs to, if any, when no key was given: its key
+ * into buf (BB_CLIENT_KEY_MAX + 1 bytes) and ra->key. An exit code. */
+static int recommend_episode(struct bb_client *c, struct recommend_args *ra, char *buf)
+{
+    int64_t eid = 0;
+    struct bb_episode_buf open = {0};
+    if (ra->key || ra->remote)
+        return EXIT_OKAY;
+    if (ra->id) {
+        int rc = pick_episode(c, ra->id, &eid);
+        if (rc != EXIT_OKAY)
+            return rc;
+    } else if (bb_client_episode_current(c, &eid, NULL) != BB_OK) {
+        return EXIT_OKAY;
+    }
+    if (eid <= 0)
+        return EXIT_OKAY;
+    int err = bb_client_episode_load(c, eid, &open, buf, NULL);
+    bb_episode_buf_release(&open);
+    if (err != BB_OK)
+        return cli_fail(c, err, "state file");
+    ra->key = buf;
+    return EXIT_OKAY;
+}
+
+/* The billboard the answer is computed from: version ra->v into *past, or
+ * the current one. *b points at it. An exit code. */
+static int recommend_billboard(struct bb_client *c, const struct recommend_args *ra,
+                               struct bb_billboard *past, const struct bb_billboard **b)
+{
+    if (ra->v < 0)
+        return cli_billboard(c, b);
+    int err = bb_client_get_billboard_version(c, (uint64_t)ra->v, past);
+    *b = past;
+    return err == BB_OK ? EXIT_OKAY : cli_fail(c, err, "billboard");
+}
+
+/* One recommendation, as computed. */
+struct recommendation {
+    const double *q; /* A Q-values */
+    int action;
+    uint64_t used;   /* the billboard version it came from */
+    int uniform;     /* the action was drawn uniformly (version 0) */
+    int among;       /* the plausible set's size; 1: greedy; 0: not known here */
+    const unsigned char *set;
+};
+
+static void print_recommendation_json(const struct recommend_args *ra, int A,
+                                      const struct recommendation *r)
+{
+    printf("{\"h\": %ld, \"billboard_version\": %llu, \"uniform\": %s, ", ra->h,
+           (unsigned long long)r->used, r->uniform ? "true" : "false");
+    json_t *jk = ra->key ? json_string(ra->key) : json_null();
+    char *k = jk ? json_dumps(jk, JSON_ENCODE_ANY) : NULL;
+    printf("\"episode_key\": %s, ", k ? k : "null");
+    free(k);
+    json_decref(jk);
+    printf("\"action\": %d, \"plausible\": %d, \"q\": [", r->action, r->among);
+    for (int a = 0; a < A; a++)
+        printf("%s%.17g", a ? ", " : "", r->q[a]);
+    printf("]}\n");
+}
+
+static void print_recommendation(const struct recommend_args *ra, int A,
+                                 const struct recommendation *r)
+{
+    const char *key = ra->key;
+    printf("billboard version %llu, step %ld%s\n", (unsigned long long)r->used, ra->h,
+           ra->remote ? " (computed by the daemon)" : "");
+    printf("  %6s  %12s\n", "action", "Q");
+    for (int a = 0; a < A; a++)
+        printf("%c %6d  %12.6g\n",
+               a == r->action ? '*' : r->among > 1 && r->set[a] ? '+' : ' ', a, r->q[a]);
+    printf("recommended action: %d%s\n", r->action,
+           r->uniform ? (key ? " (this episode's random policy: the billboard holds no data yet)"
+                             : " (drawn uniformly at random: the billboard holds no data yet)")
+           : r->among > 1
+               ? (key ? " (this episode's pick among the actions marked +, whose Q-values"
+                        " the noise cannot tell from the best one's)"
+                      : " (drawn among the actions marked +, whose Q-values the noise"
+                        " cannot tell from the best one's)")
+               : "");
+}
+
+/* Computes the answer for features f on billboard b into r (q: A doubles).
+ * An exit code. */
+static int recommend_compute(struct bb_client *c, const struct recommend_args *ra,
+                             const struct bb_billboard *b, const double *f, double *q,
+                             struct recommendation *r)
+{
+    int err;
+    if (ra->remote)
+        err = bb_client_recommend_remote_episode(c, ra->key, (int)ra->h, f, b->A, b->d,
+                                                 ra->v >= 0 ? (uint64_t)ra->v : UINT64_MAX, q,
+                                                 &r->action, &r->used);
+    else if (ra->v >= 0)
+        err = bb_billboard_act_keyed(b, (int)ra->h, f, ra->key, q, &r->action);
+    else
+        err = bb_client_recommend_local_episode(c, ra->key, (int)ra->h, f, q, &r->action);
+    if (!ra->remote)
+        r->used = b->version;
+    if (err != BB_OK)
+        return cli_fail(ra->remote ? c : NULL, err, "recommend");
+    r->q = q;
+    /* The billboard the answer came from says whether the action was drawn
+     * uniformly (billboard.h); a remote answer from another version: not
+     * known here, and only version 0 can be uniform. */
+    r->uniform = r->used == b->version && b->uniform;
+    return EXIT_OKAY;
+}
+
 int cmd_recommend(struct cli *cli, int argc, char **argv)
 {
-    const char *step = NULL, *file = NULL, *version = NULL, *id = NULL, *key = NULL, *pos[1];
-    int remote = 0, npos, action = -1, err;
+    const char *step = NULL, *version = NULL, *pos[1];
+    struct recommend_args ra = {.v = -1};
     const struct cli_opt opts[] = {{"--step", &step, NULL},
-                                   {"--features", &file, NULL},
+                                   {"--features", &ra.file, NULL},
                                    {"--version", &version, NULL},
-                                   {"--remote", NULL, &remote},
-                                   {"--id", &id, NULL},
-                                   {"--episode-key", &key, NULL},
+                                   {"--remote", NULL, &ra.remote},
+                                   {"--id", &ra.id, NULL},
+                                   {"--episode-key", &ra.key, NULL},
                                    {NULL, NULL, NULL}};
     char episode_key[BB_CLIENT_KEY_MAX + 1] = "";
     struct bb_client *c = NULL;
     struct bb_billboard past = {0};
     const struct bb_billboard *b;
+    struct recommendation r = {.action = -1};
     double *f = NULL, *q = NULL;
     unsigned char *set = NULL; /* the plausible set of the answer (policy.c) */
-    uint64_t used = 0;
-    long h = 0, v = -1;
+    int npos;
     int rc = cli_parse(cli, argc, argv, opts, pos, 0, &npos);
     if (rc != EXIT_OKAY)
         goto out;
@@ -70,133 +209,44 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
         fputs(recommend_help, stdout);
         goto out;
     }
-    if (!step || cli_long(step, &h) != 0 || h < 1) {
-        rc = cli_usage_error("recommend needs --step H (1-based)");
+    if ((rc = recommend_check(step, version, &ra)) != EXIT_OKAY ||
+        /* The state file, if there is one, caches the billboard (ETag, outage). */
+        (rc = cli_client(cli, !ra.remote, &c)) != EXIT_OKAY ||
+        (rc = recommend_episode(c, &ra, episode_key)) != EXIT_OKAY ||
+        (rc = recommend_billboard(c, &ra, &past, &b)) != EXIT_OKAY)
+        goto out;
+    if (ra.h > b->H) {
+        rc = cli_usage_error("--step %ld is beyond H = %d", ra.h, b->H);
         goto out;
     }
-    if (!file) {
-        rc = cli_usage_error("recommend needs --features FILE");
-        goto out;
-    }
-    if (version && (cli_long(version, &v) != 0 || v < 0)) {
-        rc = cli_usage_error("--version needs a non-negative integer");
-        goto out;
-    }
-    if (id && key) {
-        rc = cli_usage_error("give --id or --episode-key, not both");
-        goto out;
-    }
-    if (remote && id) {
-        rc = cli_usage_error("--remote has no state file: name the episode with --episode-key");
-        goto out;
-    }
-    if (key && !key_ok(key)) {
-        rc = cli_usage_error("--episode-key needs 1 to %d visible ASCII characters",
-                             BB_CLIENT_KEY_MAX);
-        goto out;
-    }
-    /* The state file, if there is one, caches the billboard (ETag, outage). */
-    rc = cli_client(cli, !remote, &c);
+    rc = cli_read_features(ra.file, b->A, b->d, &f);
     if (rc != EXIT_OKAY)
         goto out;
-    if (!key && !remote) { /* the episode this step belongs to, if any */
-        int64_t eid = 0;
-        struct bb_episode_buf open = {0};
-        if (id) {
-            if ((rc = pick_episode(c, id, &eid)) != EXIT_OKAY)
-                goto out;
-        } else if (bb_client_episode_current(c, &eid, NULL) != BB_OK) {
-            eid = 0;
-        }
-        if (eid > 0) {
-            err = bb_client_episode_load(c, eid, &open, episode_key, NULL);
-            bb_episode_buf_release(&open);
-            if (err != BB_OK) {
-                rc = cli_fail(c, err, "state file");
-                goto out;
-            }
-            key = episode_key;
-        }
-    }
-    /* The sizes come from the billboard the answer is computed from. */
-    if (v >= 0) {
-        err = bb_client_get_billboard_version(c, (uint64_t)v, &past);
-        b = &past;
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "billboard");
-            goto out;
-        }
-    } else {
-        rc = cli_billboard(c, &b);
-        if (rc != EXIT_OKAY)
-            goto out;
-    }
-    if (h > b->H) {
-        rc = cli_usage_error("--step %ld is beyond H = %d", h, b->H);
+    /* A row outside the declared set is refused here, as the daemon would
+     * refuse the episode at submit. */
+    int ferr = bb_client_check_features(c, f, b->A, b->d);
+    if (ferr != BB_OK) {
+        rc = cli_fail(c, ferr, "recommend");
         goto out;
     }
-    rc = cli_read_features(file, b->A, b->d, &f);
-    if (rc != EXIT_OKAY)
-        goto out;
-    q = calloc((size_t)b->A, sizeof(double));
-    if (!q) {
+    if (!(q = calloc((size_t)b->A, sizeof(double)))) {
         rc = cli_fail(NULL, BB_ENOMEM, "recommend");
         goto out;
     }
-    if (remote) {
-        err = bb_client_recommend_remote_episode(c, key, (int)h, f, b->A, b->d,
-                                                 v >= 0 ? (uint64_t)v : UINT64_MAX, q, &action,
-                                                 &used);
-    } else if (v >= 0) {
-        err = bb_billboard_act_keyed(b, (int)h, f, key, q, &action);
-    } else {
-        err = bb_client_recommend_local_episode(c, key, (int)h, f, q, &action);
-    }
-    if (!remote)
-        used = b->version;
-    if (err != BB_OK) {
-        rc = cli_fail(remote ? c : NULL, err, "recommend");
+    if ((rc = recommend_compute(c, &ra, b, f, q, &r)) != EXIT_OKAY)
         goto out;
-    }
-    /* The billboard the answer came from says whether the action was drawn
-     * uniformly (billboard.h); a remote answer from another version: not known
-     * here, and only version 0 can be uniform. */
-    int uniform = used == b->version && b->uniform;
     /* How many actions the draw was among (the plausible set, PRIVACY.md
      * §3.4): 1 when the action is the greedy one; 0 when not known here
      * (a remote answer from another version). */
-    int among = 0;
-    if (used == b->version && !uniform)
+    if (r.used == b->version && !r.uniform)
         set = malloc((size_t)b->A);
-    if (set && (among = bb_billboard_plausible(b, (int)h, f, q, set)) < 0)
-        among = 0;
-    if (cli->json) {
-        printf("{\"h\": %ld, \"billboard_version\": %llu, \"uniform\": %s, ", h,
-               (unsigned long long)used, uniform ? "true" : "false");
-        json_t *jk = key ? json_string(key) : json_null();
-        char *k = jk ? json_dumps(jk, JSON_ENCODE_ANY) : NULL;
-        printf("\"episode_key\": %s, ", k ? k : "null");
-        free(k);
-        json_decref(jk);
-        printf("\"action\": %d, \"plausible\": %d, \"q\": [", action, among);
-        for (int a = 0; a < b->A; a++)
-            printf("%s%.17g", a ? ", " : "", q[a]);
-        printf("]}\n");
-        goto out;
-    }
-    printf("billboard version %llu, step %ld%s\n", (unsigned long long)used, h,
-           remote ? " (computed by the daemon)" : "");
-    printf("  %6s  %12s\n", "action", "Q");
-    for (int a = 0; a < b->A; a++)
-        printf("%c %6d  %12.6g\n", a == action ? '*' : among > 1 && set[a] ? '+' : ' ', a, q[a]);
-    printf("recommended action: %d%s\n", action,
-           uniform ? (key ? " (this episode's random policy: the billboard holds no data yet)"
-                          : " (drawn uniformly at random: the billboard holds no data yet)")
-           : among > 1 ? (key ? " (this episode's pick among the actions marked +, whose Q-values"
-                                " the noise cannot tell from the best one's)"
-                              : " (drawn among the actions marked +, whose Q-values the noise"
-                                " cannot tell from the best one's)")
-                       : "");
+    if (set && (r.among = bb_billboard_plausible(b, (int)ra.h, f, q, set)) < 0)
+        r.among = 0;
+    r.set = set;
+    if (cli->json)
+        print_recommendation_json(&ra, b->A, &r);
+    else
+        print_recommendation(&ra, b->A, &r);
 out:
     free(set);
     free(f);
@@ -267,173 +317,230 @@ static const char episode_help[] =
     "--id picks an episode; the default is the newest open one.\n"
     "Exit codes: see billboard --help.\n";
 
-int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
+/* The state store's episodes as rows: the columns of `episode list`. */
+static json_t *episode_rows(const struct bb_client_episode_list *l)
 {
-    const char *file = NULL, *act = NULL, *rew = NULL, *id = NULL, *pos[1];
-    int nosend = 0, npos, err;
-    const struct cli_opt opts[] = {{"--features", &file, NULL},  {"--action", &act, NULL},
-                                   {"--reward", &rew, NULL},     {"--id", &id, NULL},
-                                   {"--no-send", NULL, &nosend}, {NULL, NULL, NULL}};
-    struct bb_client *c = NULL;
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < l->n; i++) {
+        const struct bb_client_episode_row *e = &l->rows[i];
+        json_t *row = json_pack(
+            "{s:I, s:s, s:i, s:i, s:I, s:o, s:s, s:o}", "id", (json_int_t)e->id, "state", e->state,
+            "steps", e->steps, "H", e->H, "billboard_version", (json_int_t)e->billboard_version,
+            "episode", e->episode < 0 ? json_null() : json_integer(e->episode), "created",
+            e->created, "reason", e->reason ? json_string(e->reason) : json_null());
+        if (!row || json_array_append_new(a, row) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    return a;
+}
+
+/* What `episode` was given, for its subcommands. */
+struct episode_args {
+    const char *file; /* step: --features */
+    long action;      /* step: --action */
+    double reward;    /* step: --reward */
+    int nosend;       /* finish: --no-send */
+    int64_t id;       /* abort, step, finish: --id N or the newest open episode */
+};
+
+/* `episode list`. Each subcommand returns an exit code. */
+static int episode_list(struct cli *cli, struct bb_client *c, const struct episode_args *ea)
+{
+    struct bb_client_episode_list l = {0};
+    json_t *rows = NULL;
+    (void)ea;
+    int err = bb_client_episodes(c, &l);
+    if (err == BB_OK && !(rows = episode_rows(&l)))
+        err = BB_ENOMEM;
+    bb_client_episode_list_release(&l);
+    if (err != BB_OK)
+        return cli_fail(c, err, "state file");
+    if (json_array_size(rows) == 0 && !cli->json)
+        printf("no episodes in the state file\n");
+    else
+        cli_print_rows(cli, rows);
+    json_decref(rows);
+    return EXIT_OKAY;
+}
+
+static int episode_start(struct cli *cli, struct bb_client *c, const struct episode_args *ea)
+{
+    const struct bb_billboard *b;
+    int64_t eid = 0;
+    (void)ea;
+    int rc = cli_billboard(c, &b);
+    if (rc != EXIT_OKAY)
+        return rc;
+    int err = bb_client_episode_begin(c, b->H, b->A, b->d, b->version, &eid);
+    if (err != BB_OK)
+        return cli_fail(c, err, "state file");
+    /* Keep the declared feature set, so that each step is checked against
+     * it even offline; unreachable now: the kept one stays. */
+    struct bb_config_info cfg = {0};
+    if (bb_client_config(c, &cfg) == BB_OK)
+        bb_config_info_release(&cfg);
+    if (cli->json)
+        printf("{\"id\": %lld, \"H\": %d, \"A\": %d, \"d\": %d, \"billboard_version\": "
+               "%llu}\n",
+               (long long)eid, b->H, b->A, b->d, (unsigned long long)b->version);
+    else
+        printf("episode %lld started: H=%d A=%d d=%d, billboard version %llu\n", (long long)eid,
+               b->H, b->A, b->d, (unsigned long long)b->version);
+    return EXIT_OKAY;
+}
+
+static int episode_prune(struct cli *cli, struct bb_client *c, const struct episode_args *ea)
+{
+    long pruned = 0;
+    (void)ea;
+    int err = bb_client_prune(c, &pruned);
+    if (err != BB_OK)
+        return cli_fail(c, err, "state file");
+    if (cli->json)
+        printf("{\"pruned\": %ld}\n", pruned);
+    else
+        printf("%ld sent episode(s) deleted from the state file\n", pruned);
+    return EXIT_OKAY;
+}
+
+static int episode_status(struct cli *cli, struct bb_client *c, const struct episode_args *ea)
+{
+    struct bb_episode_buf e = {0};
+    long open = 0, unsent = 0;
+    int64_t eid = 0;
+    int steps = 0;
+    (void)ea;
+    int err = bb_client_pending(c, &open, &unsent);
+    if (err != BB_OK)
+        return cli_fail(c, err, "state file");
+    err = bb_client_episode_current(c, &eid, &steps);
+    if (err == BB_OK)
+        err = bb_client_episode_load(c, eid, &e, NULL, NULL);
+    if (err != BB_OK && err != BB_ENOTFOUND) {
+        bb_episode_buf_release(&e);
+        return cli_fail(c, err, "state file");
+    }
+    if (cli->json)
+        printf("{\"open\": %ld, \"unsent\": %ld, \"current\": %lld, \"steps\": %d, \"H\": "
+               "%d}\n",
+               open, unsent, err == BB_OK ? (long long)eid : 0LL, steps, e.H);
+    else if (err == BB_OK)
+        printf("open episode %lld: %d of %d steps\nunsent episodes: %ld\n", (long long)eid,
+               steps, e.H, unsent);
+    else
+        printf("no open episode\nunsent episodes: %ld\n", unsent);
+    bb_episode_buf_release(&e);
+    return EXIT_OKAY;
+}
+
+static int episode_abort(struct cli *cli, struct bb_client *c, const struct episode_args *ea)
+{
+    (void)cli;
+    int err = bb_client_episode_abort(c, ea->id);
+    if (err != BB_OK)
+        return cli_fail(c, err, "abort");
+    printf("episode %lld dropped\n", (long long)ea->id);
+    return EXIT_OKAY;
+}
+
+static int episode_step(struct cli *cli, struct bb_client *c, const struct episode_args *ea)
+{
     struct bb_episode_buf e = {0};
     double *f = NULL;
-    int64_t eid = 0;
-    int rc = cli_parse(cli, argc, argv, opts, pos, 0, &npos);
-    if (rc != EXIT_OKAY)
-        goto out;
-    if (cli->help || !sub) {
-        fputs(episode_help, cli->help ? stdout : stderr);
-        rc = cli->help ? EXIT_OKAY : EXIT_USAGE;
-        goto out;
-    }
-    if (strcmp(sub, "start") && strcmp(sub, "step") && strcmp(sub, "finish") &&
-        strcmp(sub, "status") && strcmp(sub, "abort") && strcmp(sub, "prune") &&
-        strcmp(sub, "list")) {
-        rc = cli_usage_error("unknown episode command '%s'", sub);
-        goto out;
-    }
-    long action = 0;
-    double reward = 0;
-    if (strcmp(sub, "step") == 0) {
-        if (!file || !act || !rew) {
-            rc = cli_usage_error("episode step needs --features, --action and --reward");
-            goto out;
-        }
-        if (cli_long(act, &action) != 0 || action < 0 || action > 1000000) {
-            rc = cli_usage_error("--action needs an action index");
-            goto out;
-        }
-        if (cli_double(rew, &reward) != 0) {
-            rc = cli_usage_error("--reward needs a number");
-            goto out;
-        }
-    }
-    rc = cli_client(cli, 1, &c);
-    if (rc != EXIT_OKAY)
-        goto out;
-
-    if (strcmp(sub, "start") == 0) {
-        const struct bb_billboard *b;
-        rc = cli_billboard(c, &b);
-        if (rc != EXIT_OKAY)
-            goto out;
-        err = bb_client_episode_begin(c, b->H, b->A, b->d, b->version, &eid);
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "state file");
-            goto out;
-        }
-        if (cli->json)
-            printf("{\"id\": %lld, \"H\": %d, \"A\": %d, \"d\": %d, \"billboard_version\": "
-                   "%llu}\n",
-                   (long long)eid, b->H, b->A, b->d, (unsigned long long)b->version);
-        else
-            printf("episode %lld started: H=%d A=%d d=%d, billboard version %llu\n", (long long)eid,
-                   b->H, b->A, b->d, (unsigned long long)b->version);
-        goto out;
-    }
-    if (strcmp(sub, "list") == 0) {
-        json_t *rows = NULL;
-        err = bb_client_episodes(c, &rows);
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "state file");
-            goto out;
-        }
-        if (json_array_size(rows) == 0 && !cli->json)
-            printf("no episodes in the state file\n");
-        else
-            cli_print_rows(cli, rows);
-        json_decref(rows);
-        goto out;
-    }
-    if (strcmp(sub, "prune") == 0) {
-        long pruned = 0;
-        err = bb_client_prune(c, &pruned);
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "state file");
-            goto out;
-        }
-        if (cli->json)
-            printf("{\"pruned\": %ld}\n", pruned);
-        else
-            printf("%ld sent episode(s) deleted from the state file\n", pruned);
-        goto out;
-    }
-    if (strcmp(sub, "status") == 0) {
-        long open = 0, unsent = 0;
-        int steps = 0;
-        err = bb_client_pending(c, &open, &unsent);
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "state file");
-            goto out;
-        }
-        err = bb_client_episode_current(c, &eid, &steps);
-        if (err == BB_OK)
-            err = bb_client_episode_load(c, eid, &e, NULL, NULL);
-        if (err != BB_OK && err != BB_ENOTFOUND) {
-            rc = cli_fail(c, err, "state file");
-            goto out;
-        }
-        if (cli->json)
-            printf("{\"open\": %ld, \"unsent\": %ld, \"current\": %lld, \"steps\": %d, \"H\": "
-                   "%d}\n",
-                   open, unsent, err == BB_OK ? (long long)eid : 0LL, steps, e.H);
-        else if (err == BB_OK)
-            printf("open episode %lld: %d of %d steps\nunsent episodes: %ld\n", (long long)eid,
-                   steps, e.H, unsent);
-        else
-            printf("no open episode\nunsent episodes: %ld\n", unsent);
-        goto out;
-    }
-    rc = pick_episode(c, id, &eid);
-    if (rc != EXIT_OKAY)
-        goto out;
-    if (strcmp(sub, "abort") == 0) {
-        err = bb_client_episode_abort(c, eid);
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "abort");
-            goto out;
-        }
-        printf("episode %lld dropped\n", (long long)eid);
-        goto out;
-    }
-    if (strcmp(sub, "step") == 0) {
-        int steps = 0;
-        err = bb_client_episode_load(c, eid, &e, NULL, &steps);
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "episode");
-            goto out;
-        }
-        rc = cli_read_features(file, e.A, e.d, &f);
-        if (rc != EXIT_OKAY)
-            goto out;
-        err = bb_client_episode_step(c, eid, f, (int)action, reward);
-        if (err != BB_OK) {
-            rc = cli_fail(c, err, "step");
-            goto out;
-        }
-        if (cli->json)
-            printf("{\"id\": %lld, \"steps\": %d, \"H\": %d}\n", (long long)eid, steps + 1, e.H);
-        else
-            printf("episode %lld: step %d of %d recorded\n", (long long)eid, steps + 1, e.H);
-        goto out;
-    }
-    /* finish */
-    err = bb_client_episode_finish(c, eid);
+    int steps = 0;
+    int rc = EXIT_OKAY, err = bb_client_episode_load(c, ea->id, &e, NULL, &steps);
     if (err != BB_OK) {
-        rc = cli_fail(c, err, "finish");
+        rc = cli_fail(c, err, "episode");
         goto out;
     }
-    if (!cli->json)
-        printf("episode %lld finished\n", (long long)eid);
-    if (nosend) {
-        if (cli->json)
-            printf("{\"id\": %lld, \"sent\": 0}\n", (long long)eid);
+    rc = cli_read_features(ea->file, e.A, e.d, &f);
+    if (rc != EXIT_OKAY)
+        goto out;
+    err = bb_client_episode_step(c, ea->id, f, (int)ea->action, ea->reward);
+    if (err != BB_OK) {
+        rc = cli_fail(c, err, "step");
         goto out;
     }
-    rc = send_unsent(cli, c);
+    if (cli->json)
+        printf("{\"id\": %lld, \"steps\": %d, \"H\": %d}\n", (long long)ea->id, steps + 1, e.H);
+    else
+        printf("episode %lld: step %d of %d recorded\n", (long long)ea->id, steps + 1, e.H);
 out:
     free(f);
     bb_episode_buf_release(&e);
+    return rc;
+}
+
+static int episode_finish(struct cli *cli, struct bb_client *c, const struct episode_args *ea)
+{
+    int err = bb_client_episode_finish(c, ea->id);
+    if (err != BB_OK)
+        return cli_fail(c, err, "finish");
+    if (!cli->json)
+        printf("episode %lld finished\n", (long long)ea->id);
+    if (ea->nosend) {
+        if (cli->json)
+            printf("{\"id\": %lld, \"sent\": 0}\n", (long long)ea->id);
+        return EXIT_OKAY;
+    }
+    return send_unsent(cli, c);
+}
+
+/* The subcommands of `episode`: one line each. needs_id: it acts on one
+ * episode, --id N or the newest open one. */
+static const struct {
+    const char *name;
+    int (*run)(struct cli *cli, struct bb_client *c, const struct episode_args *ea);
+    int needs_id;
+} episode_cmds[] = {
+    {"start", episode_start, 0}, {"step", episode_step, 1},   {"finish", episode_finish, 1},
+    {"status", episode_status, 0}, {"abort", episode_abort, 1}, {"list", episode_list, 0},
+    {"prune", episode_prune, 0},
+};
+
+/* step's values, checked before anything is opened. */
+static int step_args(const char *file, const char *act, const char *rew, struct episode_args *ea)
+{
+    if (!file || !act || !rew)
+        return cli_usage_error("episode step needs --features, --action and --reward");
+    if (cli_long(act, &ea->action) != 0 || ea->action < 0 || ea->action > 1000000)
+        return cli_usage_error("--action needs an action index");
+    if (cli_double(rew, &ea->reward) != 0)
+        return cli_usage_error("--reward needs a number");
+    ea->file = file;
+    return EXIT_OKAY;
+}
+
+int cmd_episode(struct cli *cli, const char *sub, int argc, char **argv)
+{
+    const char *file = NULL, *act = NULL, *rew = NULL, *id = NULL, *pos[1];
+    struct episode_args ea = {0};
+    const struct cli_opt opts[] = {{"--features", &file, NULL},    {"--action", &act, NULL},
+                                   {"--reward", &rew, NULL},       {"--id", &id, NULL},
+                                   {"--no-send", NULL, &ea.nosend}, {NULL, NULL, NULL}};
+    struct bb_client *c = NULL;
+    size_t k = 0;
+    int npos;
+    int rc = cli_parse(cli, argc, argv, opts, pos, 0, &npos);
+    if (rc != EXIT_OKAY)
+        return rc;
+    if (cli->help || !sub) {
+        fputs(episode_help, cli->help ? stdout : stderr);
+        return cli->help ? EXIT_OKAY : EXIT_USAGE;
+    }
+    while (k < sizeof(episode_cmds) / sizeof(episode_cmds[0]) && strcmp(episode_cmds[k].name, sub))
+        k++;
+    if (k == sizeof(episode_cmds) / sizeof(episode_cmds[0]))
+        return cli_usage_error("unknown episode command '%s'", sub);
+    if (episode_cmds[k].run == episode_step && (rc = step_args(file, act, rew, &ea)) != EXIT_OKAY)
+        return rc;
+    rc = cli_client(cli, 1, &c);
+    if (rc == EXIT_OKAY && episode_cmds[k].needs_id)
+        rc = pick_episode(c, id, &ea.id);
+    if (rc == EXIT_OKAY)
+        rc = episode_cmds[k].run(cli, c, &ea);
     bb_client_free(c);
     return rc;
 }

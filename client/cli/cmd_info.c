@@ -7,11 +7,34 @@
 
 #include "cli.h"
 
+/* GET /v1/config, encoded again by proto/ for printing. Caller frees. */
+static char *config_text(struct bb_client *c, int *err)
+{
+    struct bb_config_info cfg = {0};
+    char *s = NULL;
+    *err = bb_client_config(c, &cfg);
+    if (*err == BB_OK && !(s = bb_config_info_to_json(&cfg, 0, NULL)))
+        *err = BB_ENOMEM;
+    bb_config_info_release(&cfg);
+    return s;
+}
+
+/* GET /v1/privacy, the same way. */
+static char *privacy_text(struct bb_client *c, int *err)
+{
+    struct bb_privacy_budget p;
+    char *s = NULL;
+    *err = bb_client_privacy(c, &p);
+    if (*err == BB_OK && !(s = bb_privacy_budget_to_json(&p, NULL)))
+        *err = BB_ENOMEM;
+    return s;
+}
+
 static int get_and_print(struct cli *cli, int argc, char **argv, const char *help,
-                         int (*get)(struct bb_client *, json_t **), const char *what)
+                         char *(*get)(struct bb_client *, int *), const char *what)
 {
     const char *pos[1];
-    int npos;
+    int npos, err;
     struct bb_client *c = NULL;
     json_t *j = NULL;
     int rc = cli_parse(cli, argc, argv, NULL, pos, 0, &npos);
@@ -24,7 +47,9 @@ static int get_and_print(struct cli *cli, int argc, char **argv, const char *hel
     rc = cli_client(cli, 0, &c);
     if (rc != EXIT_OKAY)
         goto out;
-    int err = get(c, &j);
+    j = cli_json_of(get(c, &err));
+    if (err == BB_OK && !j)
+        err = BB_ENOMEM;
     if (err != BB_OK) {
         rc = cli_fail(c, err, what);
         goto out;
@@ -44,7 +69,7 @@ int cmd_config(struct cli *cli, int argc, char **argv)
                          "Prints GET /v1/config: H, d, A, K_max, the privacy budget and every\n"
                          "derived constant (sigma, shift, N_max). Exit codes: see billboard "
                          "--help.\n",
-                         bb_client_config, "config");
+                         config_text, "config");
 }
 
 int cmd_privacy(struct cli *cli, int argc, char **argv)
@@ -55,7 +80,7 @@ int cmd_privacy(struct cli *cli, int argc, char **argv)
                          "Prints GET /v1/privacy: rho, epsilon, delta, budget spent and\n"
                          "remaining per mechanism, updates used of N_max, episodes of K_max.\n"
                          "Exit codes: see billboard --help.\n",
-                         bb_client_privacy, "privacy");
+                         privacy_text, "privacy");
 }
 
 static const char show_help[] =
@@ -84,7 +109,7 @@ static void print_privacy(struct bb_client *c, const struct bb_billboard *b)
            s->epsilon, s->delta);
     printf("  updates     %ld of %ld\n", s->updates, s->max_updates);
     printf("  episodes    %ld of %ld\n", s->episodes, s->max_episodes);
-    int err = bb_client_privacy_budget(c, &now);
+    int err = bb_client_privacy(c, &now);
     if (err != BB_OK) {
         printf("\nprivacy now: unknown (see the warning)\n");
         cli_fail(c, err, "warning: privacy now (GET /v1/privacy)");
@@ -130,14 +155,14 @@ int cmd_show(struct cli *cli, int argc, char **argv)
         b = bb_client_billboard(c);
     }
     if (err != BB_OK) {
-        rc = cli_fail(c, err, "billboard");
+        rc = cli_fail(c, err, v >= 0 ? "billboard version" : "show");
         goto out;
     }
     if (cli->json) {
         size_t len;
         text = bb_billboard_to_json(b, &len);
         if (!text) {
-            rc = cli_fail(NULL, BB_ENOMEM, "billboard");
+            rc = cli_fail(NULL, BB_ENOMEM, "show");
             goto out;
         }
         fwrite(text, 1, len, stdout);

@@ -13,8 +13,12 @@ int cli_fail(const struct bb_client *c, int err, const char *what)
     int status = c ? bb_client_last_status(c) : 0;
     const char *title = c ? bb_client_last_title(c) : "";
     const char *detail = c ? bb_client_last_detail(c) : "";
-    if (strcmp(title, bb_strerror(err)) == 0)
-        title = ""; /* "network error: network error" says nothing twice */
+    char http[32];
+    snprintf(http, sizeof(http), "HTTP %d", status);
+    /* "network error: network error" or "HTTP 404: HTTP 404" (an answer
+     * that is no problem+json) says nothing twice. */
+    if (strcmp(title, bb_strerror(err)) == 0 || strcmp(title, http) == 0)
+        title = "";
     fprintf(stderr, "billboard: %s: %s", what, bb_strerror(err));
     if (status)
         fprintf(stderr, " (HTTP %d", status);

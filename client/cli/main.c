@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "version.h"
 
 static const char usage[] =
     "usage: billboard [OPTIONS] COMMAND [ARGS]\n"
@@ -38,6 +39,7 @@ static const char usage[] =
     "                          Retry-After is honoured, up to 5 s a wait)\n"
     "  --retry-total MS        cap on the total time spent retrying (default 30000)\n"
     "  --help                  help (also after any command)\n"
+    "  --version               print the version and exit (before any command)\n"
     "\n"
     "exit codes:\n"
     "  0  success\n"
@@ -69,6 +71,40 @@ static int find_word(int argc, char **argv, int from)
     return -1;
 }
 
+/* The commands, after git's cmd_struct: one line each. A command with
+ * subcommands (episode start, clinics add, ...) takes the next word too. */
+struct cmd_struct {
+    const char *name;
+    int (*run)(struct cli *cli, int argc, char **argv);
+    int (*run_sub)(struct cli *cli, const char *sub, int argc, char **argv);
+};
+
+static int cmd_help(struct cli *cli, int argc, char **argv)
+{
+    (void)cli, (void)argc, (void)argv;
+    fputs(usage, stdout);
+    return EXIT_OKAY;
+}
+
+static const struct cmd_struct commands[] = {
+    {"config", cmd_config, NULL},
+    {"privacy", cmd_privacy, NULL},
+    {"show", cmd_show, NULL},
+    {"recommend", cmd_recommend, NULL},
+    {"episode", NULL, cmd_episode},
+    {"submit", cmd_submit, NULL},
+    {"clinics", NULL, cmd_clinics},
+    {"help", cmd_help, NULL},
+};
+
+static const struct cmd_struct *find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     struct cli cli = {.prog = "billboard"};
@@ -84,36 +120,29 @@ int main(int argc, char **argv)
                 fputs(usage, stdout);
                 return EXIT_OKAY;
             }
+        for (int i = 0; i < argc; i++)
+            if (strcmp(argv[i], "--version") == 0) {
+                printf("billboard %s\n", bb_version());
+                return EXIT_OKAY;
+            }
         fputs(usage, stderr);
         return EXIT_USAGE;
     }
-    const char *cmd = argv[ci];
+    const char *name = argv[ci];
     drop(&argc, argv, ci);
-
-    if (strcmp(cmd, "episode") == 0 || strcmp(cmd, "clinics") == 0) {
+    const struct cmd_struct *cmd = find_command(name);
+    if (!cmd) {
+        rc = cli_usage_error("unknown command '%s'", name);
+    } else if (cmd->run_sub) {
         const char *sub = NULL;
         int si = find_word(argc, argv, ci);
         if (si >= 0) {
             sub = argv[si];
             drop(&argc, argv, si);
         }
-        rc = strcmp(cmd, "episode") == 0 ? cmd_episode(&cli, sub, argc, argv)
-                                         : cmd_clinics(&cli, sub, argc, argv);
-    } else if (strcmp(cmd, "config") == 0) {
-        rc = cmd_config(&cli, argc, argv);
-    } else if (strcmp(cmd, "privacy") == 0) {
-        rc = cmd_privacy(&cli, argc, argv);
-    } else if (strcmp(cmd, "show") == 0) {
-        rc = cmd_show(&cli, argc, argv);
-    } else if (strcmp(cmd, "recommend") == 0) {
-        rc = cmd_recommend(&cli, argc, argv);
-    } else if (strcmp(cmd, "submit") == 0) {
-        rc = cmd_submit(&cli, argc, argv);
-    } else if (strcmp(cmd, "help") == 0) {
-        fputs(usage, stdout);
-        rc = EXIT_OKAY;
+        rc = cmd->run_sub(&cli, sub, argc, argv);
     } else {
-        rc = cli_usage_error("unknown command '%s'", cmd);
+        rc = cmd->run(&cli, argc, argv);
     }
     cli_release(&cli);
     return rc;

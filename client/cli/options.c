@@ -1,28 +1,27 @@
 /*
  * options.c — the command line of `billboard`: the options every command
- * accepts and each command's own, parsed with getopt_long, and the strict
- * number parsing their values go through.
+ * accepts and each command's own, read by proto/args.c's rules (names
+ * spelt out in full, --name value or --name=value, "--" ends them), and
+ * the strict numbers their values go through.
  *
- * Options may appear anywhere among the arguments, as --name value or
- * --name=value; "--" ends them. Names must be spelt out in full: getopt_long
- * would also take an unambiguous prefix (--ser for --server), which a
- * script could come to rely on and a later option would break.
+ * Options may appear anywhere among the arguments, positional ones between
+ * them.
  */
 #include "cli.h"
 
+#include "args.h"
+
 #include <assert.h>
-#include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* getopt_long's answers for the global options; a command's own options
- * answer OPT_COMMAND + their index. */
+/* The global options' ids; a command's own options have OPT_COMMAND + their
+ * index. */
 enum {
-    OPT_HELP = 256, /* above every character getopt_long could answer */
+    OPT_HELP = 1,
     OPT_JSON,
     OPT_SERVER,
     OPT_STATE,
@@ -32,21 +31,21 @@ enum {
     OPT_TIMEOUT,
     OPT_RETRIES,
     OPT_RETRY_TOTAL,
-    OPT_COMMAND,
+    OPT_COMMAND = 1000,
 };
 
-/* The global options (docs/CLI.md, `billboard --help`). */
-static const struct option global_opts[] = {
-    {"help", no_argument, NULL, OPT_HELP},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"server", required_argument, NULL, OPT_SERVER},
-    {"state", required_argument, NULL, OPT_STATE},
-    {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
-    {"admin-token-file", required_argument, NULL, OPT_ADMIN_FILE},
-    {"cacert", required_argument, NULL, OPT_CACERT},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"retries", required_argument, NULL, OPT_RETRIES},
-    {"retry-total", required_argument, NULL, OPT_RETRY_TOTAL},
+/* The global options (docs/CLI.md, `billboard --help`): one line each. */
+static const struct bb_opt global_opts[] = {
+    {"help", 0, OPT_HELP},
+    {"json", 0, OPT_JSON},
+    {"server", 1, OPT_SERVER},
+    {"state", 1, OPT_STATE},
+    {"token-file", 1, OPT_TOKEN_FILE},
+    {"admin-token-file", 1, OPT_ADMIN_FILE},
+    {"cacert", 1, OPT_CACERT},
+    {"timeout", 1, OPT_TIMEOUT},
+    {"retries", 1, OPT_RETRIES},
+    {"retry-total", 1, OPT_RETRY_TOTAL},
 };
 enum { NGLOBAL = sizeof(global_opts) / sizeof(global_opts[0]), MAX_COMMAND_OPTS = 16 };
 
@@ -63,21 +62,13 @@ int cli_usage_error(const char *fmt, ...)
 
 int cli_long(const char *s, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end)
-        return -1;
-    *out = v;
-    return 0;
+    return bb_parse_long(s, out) == BB_OK ? 0 : -1;
 }
 
 int cli_double(const char *s, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v))
+    double v;
+    if (bb_parse_double(s, &v) != BB_OK || !isfinite(v))
         return -1;
     *out = v;
     return 0;
@@ -85,22 +76,9 @@ int cli_double(const char *s, double *out)
 
 int cli_takes_value(const char *arg)
 {
-    if (strncmp(arg, "--", 2) != 0 || strchr(arg, '='))
-        return 0;
-    for (size_t i = 0; i < NGLOBAL; i++)
-        if (global_opts[i].has_arg == required_argument &&
-            strcmp(arg + 2, global_opts[i].name) == 0)
-            return 1;
-    return 0;
-}
-
-/* 1 if the argument arg is option `name` spelt out ("--name" or
- * "--name=..."), not an abbreviation of it. */
-static int spelt_out(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, name, n) == 0 &&
-           (arg[2 + n] == '\0' || arg[2 + n] == '=');
+    const struct bb_opt *o =
+        strncmp(arg, "--", 2) == 0 ? bb_opt_find(global_opts, NGLOBAL, arg + 2) : NULL;
+    return o && o->takes_value;
 }
 
 /* The argument arg as an option name for a message: up to any '='. */
@@ -113,152 +91,89 @@ static int unknown(const char *arg)
     return cli_usage_error("unknown option '%.*s'", n, arg);
 }
 
-/* The long option whose getopt_long answer is val, or NULL. */
-static const struct option *by_val(const struct option *lo, int val)
+/* Stores the value of global option id (a value option) into cli. */
+static int set_global(struct cli *cli, int id, const char *name, const char *v)
 {
-    for (; lo->name; lo++)
-        if (lo->val == val)
-            return lo;
-    return NULL;
-}
-
-/* Stores the value of global option val (a value option) into cli. */
-static int set_global(struct cli *cli, int val, const char *name, const char *v)
-{
-    long *num = val == OPT_TIMEOUT       ? &cli->timeout_ms
-                : val == OPT_RETRIES     ? &cli->retries
-                : val == OPT_RETRY_TOTAL ? &cli->retry_total_ms
-                                         : NULL;
+    long *num = id == OPT_TIMEOUT       ? &cli->timeout_ms
+                : id == OPT_RETRIES     ? &cli->retries
+                : id == OPT_RETRY_TOTAL ? &cli->retry_total_ms
+                                        : NULL;
     if (num) {
         if (cli_long(v, num) != 0 || *num < 0)
             return cli_usage_error("option --%s needs a non-negative integer", name);
         return EXIT_OKAY;
     }
-    if (val == OPT_SERVER)
+    if (id == OPT_SERVER)
         cli->server = v;
-    else if (val == OPT_STATE)
+    else if (id == OPT_STATE)
         cli->state = v;
-    else if (val == OPT_TOKEN_FILE)
+    else if (id == OPT_TOKEN_FILE)
         cli->token_file = v;
-    else if (val == OPT_ADMIN_FILE)
+    else if (id == OPT_ADMIN_FILE)
         cli->admin_file = v;
-    else if (val == OPT_CACERT)
+    else if (id == OPT_CACERT)
         cli->cacert = v;
+    return EXIT_OKAY;
+}
+
+/* Acts on one option read: EXIT_OKAY or EXIT_USAGE (said). */
+static int take(struct cli *cli, const struct cli_opt *opts, const struct bb_arg *g)
+{
+    const int id = g->opt->id;
+    if (id == OPT_HELP || id == OPT_JSON) {
+        *(id == OPT_HELP ? &cli->help : &cli->json) = 1;
+        return EXIT_OKAY;
+    }
+    if (id < OPT_COMMAND)
+        return set_global(cli, id, g->opt->name, g->value);
+    const struct cli_opt *p = &opts[id - OPT_COMMAND];
+    if (p->flag)
+        *p->flag = 1;
+    else
+        *p->val = g->value;
     return EXIT_OKAY;
 }
 
 int cli_parse(struct cli *cli, int argc, char **argv, const struct cli_opt *opts, const char **pos,
               int maxpos, int *npos)
 {
-    struct option lo[NGLOBAL + MAX_COMMAND_OPTS + 1];
-    char **av = NULL;
-    int n = 0, rc = EXIT_USAGE;
+    struct bb_opt table[NGLOBAL + MAX_COMMAND_OPTS];
+    size_t n = NGLOBAL;
+    struct bb_args a;
+    struct bb_arg g;
+    int rc = EXIT_OKAY;
 
     *npos = 0;
-    memcpy(lo, global_opts, sizeof(global_opts));
-    n = NGLOBAL;
+    memcpy(table, global_opts, sizeof(global_opts));
     for (const struct cli_opt *p = opts; p && p->name; p++) {
         assert(n < NGLOBAL + MAX_COMMAND_OPTS && strncmp(p->name, "--", 2) == 0);
-        lo[n++] = (struct option){p->name + 2, p->flag ? no_argument : required_argument, NULL,
-                                  OPT_COMMAND + (int)(p - opts)};
+        table[n++] = (struct bb_opt){p->name + 2, !p->flag, OPT_COMMAND + (int)(p - opts)};
     }
-    lo[n] = (struct option){NULL, 0, NULL, 0};
-
-    /* getopt_long wants the program name first and may reorder argv: it
-     * gets a copy. */
-    av = malloc(sizeof(*av) * ((size_t)argc + 2));
-    if (!av) {
-        rc = cli_fail(NULL, BB_ENOMEM, "options");
-        goto out;
-    }
-    av[0] = (char *)(cli->prog ? cli->prog : "billboard");
-    memcpy(av + 1, argv, sizeof(*av) * (size_t)argc);
-    av[argc + 1] = NULL;
-
-    /* "-": arguments come back in order, as option 1, so positional ones
-     * interleave with options as before and POSIXLY_CORRECT changes
-     * nothing; ":": a missing value is reported as ':' (we print); no
-     * short options (-h is turned into --help below). */
-    opterr = 0;
-    optind = 0; /* 0: start afresh, even if something parsed before */
-    for (;;) {
-        int at = optind ? optind : 1; /* the argument getopt_long reads next */
-        /* The one short option is -h, alone (or "-h=...", as ever); getopt
-         * would also read "-hx" as -h -x. Any other "-x" is unknown. */
-        const char *a = av[at];
-        if (a && a[0] == '-' && a[1] != '-' && a[1] != '\0') {
-            if (strncmp(a, "-h", 2) != 0 || (a[2] != '\0' && a[2] != '=')) {
-                rc = unknown(a);
-                goto out;
-            }
-            av[at] = (char *)"--help"; /* our copy of argv */
-        }
-        int c = getopt_long(argc + 1, av, "-:", lo, NULL);
-        if (c == -1)
+    bb_args_init(&a, argc, argv, 0);
+    while (rc == EXIT_OKAY && bb_args_next(&a, table, n, &g) != BB_ARG_END) {
+        switch (g.kind) {
+        case BB_ARG_POSITIONAL:
+            if (*npos >= maxpos)
+                rc = cli_usage_error("unexpected argument '%s'", g.word);
+            else
+                pos[(*npos)++] = g.word;
             break;
-        /* Which long option matched, to refuse an abbreviation of it. */
-        const struct option *o = c >= OPT_HELP ? by_val(lo, c) : NULL;
-        if (o && !spelt_out(av[at], o->name)) {
-            rc = unknown(av[at]);
-            goto out;
-        }
-        switch (c) {
-        case 1:
-            if (*npos >= maxpos) {
-                rc = cli_usage_error("unexpected argument '%s'", optarg);
-                goto out;
-            }
-            pos[(*npos)++] = optarg;
+        case BB_ARG_NO_VALUE:
+            rc = cli_usage_error("option --%s needs a value", g.opt->name);
             break;
-        case OPT_HELP:
-            cli->help = 1;
-            break;
-        case OPT_JSON:
-            cli->json = 1;
-            break;
-        case ':': /* optopt is the option that lacks its value */
-            o = by_val(lo, optopt);
-            rc = !o || !spelt_out(av[at], o->name)
-                     ? unknown(av[at])
-                     : cli_usage_error("option --%s needs a value", o->name);
-            goto out;
-        case '?': /* unknown, ambiguous, or a value given to a flag */
-            o = optopt >= OPT_HELP ? by_val(lo, optopt) : NULL;
-            if (!o || !spelt_out(av[at], o->name)) {
-                rc = unknown(av[at]);
-                goto out;
-            }
+        case BB_ARG_EXTRA_VALUE:
             /* --help=... and --json=... have always meant --help, --json. */
-            if (o->val == OPT_HELP || o->val == OPT_JSON) {
-                *(o->val == OPT_HELP ? &cli->help : &cli->json) = 1;
-                break;
-            }
-            rc = cli_usage_error("option --%s takes no value", o->name);
-            goto out;
+            if (g.opt->id == OPT_HELP || g.opt->id == OPT_JSON)
+                rc = take(cli, opts, &g);
+            else
+                rc = cli_usage_error("option --%s takes no value", g.opt->name);
+            break;
+        case BB_ARG_OPTION:
+            rc = take(cli, opts, &g);
+            break;
         default:
-            if (c >= OPT_COMMAND) {
-                const struct cli_opt *p = &opts[c - OPT_COMMAND];
-                if (p->flag)
-                    *p->flag = 1;
-                else
-                    *p->val = optarg;
-            } else {
-                assert(o); /* getopt_long answers only the values in lo */
-                if (set_global(cli, c, o->name, optarg) != EXIT_OKAY)
-                    goto out;
-            }
+            rc = unknown(g.word);
         }
     }
-    /* After "--": positional, whatever they look like. */
-    for (; optind < argc + 1; optind++) {
-        if (*npos >= maxpos) {
-            rc = cli_usage_error("unexpected argument '%s'", av[optind]);
-            goto out;
-        }
-        pos[(*npos)++] = av[optind];
-    }
-    rc = EXIT_OKAY;
-out:
-    free(av);
     return rc;
 }

@@ -78,6 +78,13 @@ void cli_print_object(const struct cli *cli, json_t *j)
     print_flat(j, NULL, (int)key_width(j, NULL));
 }
 
+json_t *cli_json_of(char *text)
+{
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    return j;
+}
+
 void cli_print_rows(const struct cli *cli, json_t *rows)
 {
     if (cli->json || !json_is_array(rows)) {

@@ -157,7 +157,7 @@ int cli_billboard(struct bb_client *c, const struct bb_billboard **b)
         return EXIT_OKAY;
     }
     *b = NULL;
-    return cli_fail(c, err, "billboard");
+    return cli_fail(c, err, "fetching the billboard");
 }
 
 static void wipe(char *s)

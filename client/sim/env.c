@@ -13,7 +13,7 @@
 #define ENV_MAX_STATES 100000
 #define ENV_MAX_TABLE  (1L << 28)
 
-static int fail(char *why, size_t whylen, const char *fmt, ...)
+int bb_sim_env_fail(char *why, size_t whylen, const char *fmt, ...)
 {
     if (why && whylen) {
         va_list ap;
@@ -92,31 +92,31 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
             double n2 = 0.0;
             for (int j = 0; j < d; j++) {
                 if (!isfinite(f[j]))
-                    return fail(why, whylen, "/phi/%d/%d/%d: not a finite number", s, a, j);
+                    return bb_sim_env_fail(why, whylen, "/phi/%d/%d/%d: not a finite number", s, a, j);
                 n2 += f[j] * f[j];
             }
             if (n2 > 1.0)
-                return fail(why, whylen, "/phi/%d/%d: feature norm %.12g exceeds 1", s, a,
+                return bb_sim_env_fail(why, whylen, "/phi/%d/%d: feature norm %.12g exceeds 1", s, a,
                             sqrt(n2));
         }
     for (size_t i = 0; i < (size_t)H * d; i++)
         if (!isfinite(env->theta[i]))
-            return fail(why, whylen, "/theta/%zu/%zu: not a finite number", i / d, i % d);
+            return bb_sim_env_fail(why, whylen, "/theta/%zu/%zu: not a finite number", i / d, i % d);
     for (size_t i = 0; i < (size_t)H * d * S; i++)
         if (!isfinite(env->mu[i]))
-            return fail(why, whylen, "/mu/%zu/%zu/%zu: not a finite number", i / ((size_t)d * S),
+            return bb_sim_env_fail(why, whylen, "/mu/%zu/%zu/%zu: not a finite number", i / ((size_t)d * S),
                         i / S % d, i % S);
     double tot = 0.0;
     for (int s = 0; s < S; s++) {
         if (!isfinite(env->init[s]) || env->init[s] < 0)
-            return fail(why, whylen,
+            return bb_sim_env_fail(why, whylen,
                         "/initial_distribution/%d: probability %g is negative "
                         "or not finite",
                         s, env->init[s]);
         tot += env->init[s];
     }
     if (fabs(tot - 1.0) > 1e-9)
-        return fail(why, whylen, "/initial_distribution: sums to %.12g, not 1 (tolerance 1e-9)",
+        return bb_sim_env_fail(why, whylen, "/initial_distribution: sums to %.12g, not 1 (tolerance 1e-9)",
                     tot);
     cumulate(env->init, S, env->init_cdf);
 
@@ -132,7 +132,7 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
                 /* Tiny rounding below 0 or above 1 of an exact simplex
                  * product is clamped; anything larger is a bad file. */
                 if (r < -1e-12 || r > 1.0 + 1e-12)
-                    return fail(why, whylen,
+                    return bb_sim_env_fail(why, whylen,
                                 "reward r_%d(%d,%d) = phi.theta = %.17g is outside [0, 1]", h + 1,
                                 s, a, r);
                 env->reward[((size_t)h * S + s) * A + a] = r < 0 ? 0 : r > 1 ? 1 : r;
@@ -143,14 +143,14 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
                     for (int j = 0; j < d; j++)
                         v += f[j] * mu[(size_t)j * S + t];
                     if (v < -1e-12)
-                        return fail(why, whylen,
+                        return bb_sim_env_fail(why, whylen,
                                     "P_%d(%d | %d,%d) = phi.mu = %.17g is a negative probability",
                                     h + 1, t, s, a, v);
                     p[t] = v < 0 ? 0 : v;
                     sum += p[t];
                 }
                 if (fabs(sum - 1.0) > 1e-9)
-                    return fail(why, whylen,
+                    return bb_sim_env_fail(why, whylen,
                                 "P_%d(. | %d,%d) sums to %.12g, not 1 (tolerance 1e-9)", h + 1, s,
                                 a, sum);
                 cumulate(p, S, env->trans_cdf + (((size_t)h * S + s) * A + a) * S);

@@ -85,4 +85,9 @@ int bb_sim_env_riverswim(int S, int H, struct bb_sim_env **out) BB_WARN_UNUSED;
 int bb_sim_env_load(const char *path, struct bb_sim_env **out, char *why,
                     size_t whylen) BB_WARN_UNUSED;
 
+/* Writes the printf-style reason into why (may be NULL) and returns
+ * BB_EINVAL: how the environment's constructors and loader refuse. */
+int bb_sim_env_fail(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

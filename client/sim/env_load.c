@@ -14,29 +14,17 @@
 
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static int fail(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (why && whylen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return BB_EINVAL;
-}
 
 /* A positive integer field. */
 static int get_size(const json_t *root, const char *key, int *out, char *why, size_t whylen)
 {
     const json_t *v = json_object_get(root, key);
     if (!v)
-        return fail(why, whylen, "/%s: missing (a positive integer)", key);
+        return bb_sim_env_fail(why, whylen, "/%s: missing (a positive integer)", key);
     if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 100000)
-        return fail(why, whylen, "/%s: must be an integer in [1, 100000]", key);
+        return bb_sim_env_fail(why, whylen, "/%s: must be an integer in [1, 100000]", key);
     *out = (int)json_integer_value(v);
     return BB_OK;
 }
@@ -48,9 +36,9 @@ static int read_array(const json_t *v, const int *shape, int ndim, double *out, 
 {
     size_t len = strlen(path);
     if (!json_is_array(v))
-        return fail(why, whylen, "%s: must be an array of %d entries", path, shape[0]);
+        return bb_sim_env_fail(why, whylen, "%s: must be an array of %d entries", path, shape[0]);
     if (json_array_size(v) != (size_t)shape[0])
-        return fail(why, whylen, "%s: has %zu entries, expected %d", path, json_array_size(v),
+        return bb_sim_env_fail(why, whylen, "%s: has %zu entries, expected %d", path, json_array_size(v),
                     shape[0]);
     size_t stride = 1;
     for (int i = 1; i < ndim; i++)
@@ -65,7 +53,7 @@ static int read_array(const json_t *v, const int *shape, int ndim, double *out, 
                 return rc;
         } else {
             if (!json_is_number(x))
-                return fail(why, whylen, "%s: must be a number", path);
+                return bb_sim_env_fail(why, whylen, "%s: must be a number", path);
             out[i] = json_number_value(x);
         }
     }
@@ -79,7 +67,7 @@ static int read_field(const json_t *root, const char *key, const int *shape, int
     char path[128];
     const json_t *v = json_object_get(root, key);
     if (!v)
-        return fail(why, whylen, "/%s: missing", key);
+        return bb_sim_env_fail(why, whylen, "/%s: missing", key);
     snprintf(path, sizeof(path), "/%s", key);
     return read_array(v, shape, ndim, out, path, sizeof(path), why, whylen);
 }
@@ -107,7 +95,7 @@ int bb_sim_env_load(const char *path, struct bb_sim_env **out, char *why, size_t
         return BB_EPROTO;
     }
     if (!json_is_object(root)) {
-        rc = fail(msg, sizeof(msg), "/: the top level must be an object");
+        rc = bb_sim_env_fail(msg, sizeof(msg), "/: the top level must be an object");
         goto out;
     }
     const char *key;
@@ -118,7 +106,7 @@ int bb_sim_env_load(const char *path, struct bb_sim_env **out, char *why, size_t
         for (int i = 0; known[i]; i++)
             ok |= strcmp(key, known[i]) == 0;
         if (!ok) {
-            rc = fail(msg, sizeof(msg), "/%s: unknown field", key);
+            rc = bb_sim_env_fail(msg, sizeof(msg), "/%s: unknown field", key);
             goto out;
         }
     }
@@ -130,7 +118,7 @@ int bb_sim_env_load(const char *path, struct bb_sim_env **out, char *why, size_t
         goto out;
     if ((rc = bb_sim_env_alloc(S, A, d, H, &e)) != BB_OK) {
         if (rc == BB_EINVAL)
-            fail(msg, sizeof(msg), "/: sizes S=%d A=%d d=%d H=%d are too large", S, A, d, H);
+            bb_sim_env_fail(msg, sizeof(msg), "/: sizes S=%d A=%d d=%d H=%d are too large", S, A, d, H);
         goto out;
     }
     const char *base = strrchr(path, '/');
@@ -138,13 +126,13 @@ int bb_sim_env_load(const char *path, struct bb_sim_env **out, char *why, size_t
     const json_t *is = json_object_get(root, "initial_state");
     const json_t *idist = json_object_get(root, "initial_distribution");
     if (!!is == !!idist) {
-        rc = fail(msg, sizeof(msg),
+        rc = bb_sim_env_fail(msg, sizeof(msg),
                   "/: exactly one of initial_state and initial_distribution is required");
         goto out;
     }
     if (is) {
         if (!json_is_integer(is) || json_integer_value(is) < 0 || json_integer_value(is) >= S) {
-            rc = fail(msg, sizeof(msg), "/initial_state: must be an integer in [0, %d)", S);
+            rc = bb_sim_env_fail(msg, sizeof(msg), "/initial_state: must be an integer in [0, %d)", S);
             goto out;
         }
         e->init[json_integer_value(is)] = 1.0;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/params.h"
+
 /* Standard normal by Box–Muller. Simulation only: never privacy noise. */
 static double normal(struct bb_rng *rng)
 {
@@ -50,6 +52,25 @@ static void dirichlet(double *x, int n, double alpha, struct bb_rng *rng)
         x[i] /= s;
 }
 
+/* A feature row whose exact sum came out above 1 by rounding has its
+ * largest entry lowered an ulp at a time until it does not, so that the
+ * row is in the simplex as the engine checks it (exactly:
+ * bb_params_feature_row_ok). Rows the division left at or below 1 are
+ * unchanged. */
+static void simplex_row(double *x, int n)
+{
+    struct bb_params q;
+    bb_params_defaults(&q);
+    q.d = n;
+    q.features = BB_FEATURES_SIMPLEX;
+    int top = 0;
+    for (int i = 1; i < n; i++)
+        if (x[i] > x[top])
+            top = i;
+    while (!bb_params_feature_row_ok(&q, x, NULL, 0) && x[top] > 0)
+        x[top] = nextafter(x[top], 0.0);
+}
+
 int bb_sim_env_simplex(int S, int A, int d, int H, double alpha, uint64_t seed,
                        struct bb_sim_env **out)
 {
@@ -63,8 +84,10 @@ int bb_sim_env_simplex(int S, int A, int d, int H, double alpha, uint64_t seed,
         return rc;
     bb_rng_init_seeded(&rng, seed);
     snprintf(e->name, sizeof(e->name), "simplex");
-    for (int i = 0; i < S * A; i++)
+    for (int i = 0; i < S * A; i++) {
         dirichlet(e->phi + (size_t)i * d, d, alpha, &rng);
+        simplex_row(e->phi + (size_t)i * d, d);
+    }
     for (int h = 0; h < H; h++) {
         dirichlet(e->theta + (size_t)h * d, d, alpha, &rng);
         for (int j = 0; j < d; j++)

@@ -57,26 +57,119 @@ static int new_client(const char *url, const char *cacert, const char *token,
     return rc;
 }
 
+/* A clinic's policy tables: the billboard's, the episode's, and the exact
+ * value of the one played. */
+struct tables {
+    int *pi, *pi_episode; /* H*S */
+    unsigned char *set;   /* H*S*A */
+    double *vpi;          /* (H+1)*S */
+    int has_set;
+    uint64_t cached; /* the billboard version pi is the table of */
+};
+
+/* The table the episode with key plays on billboard b, its exact value in
+ * t->vpi. NULL on error (said in sh). */
+static const int *episode_table(struct shared *sh, const struct bb_sim_env *env,
+                                const struct bb_billboard *b, const char *key, struct tables *t)
+{
+    int rc;
+    if (b->version != t->cached || b->uniform) {
+        if ((rc = bb_sim_policy_table(env, b, key, t->pi, t->set)) != BB_OK) {
+            set_error(sh, rc, "policy of the billboard: %s%s", bb_strerror(rc), "");
+            return NULL;
+        }
+        bb_sim_eval_policy(env, t->pi, t->set, t->vpi);
+        t->has_set = !b->uniform && bb_sim_has_set(env, t->pi);
+        t->cached = b->version;
+    }
+    if (!t->has_set)
+        return t->pi;
+    if ((rc = bb_sim_policy_resolve(env, t->pi, t->set, key, t->pi_episode)) != BB_OK) {
+        set_error(sh, rc, "policy of the episode: %s%s", bb_strerror(rc), "");
+        return NULL;
+    }
+    bb_sim_eval_policy(env, t->pi_episode, NULL, t->vpi);
+    return t->pi_episode;
+}
+
+/* The next episode index for a clinic to play, or -1 when all are
+ * claimed or a clinic failed. */
+static long claim(struct shared *sh)
+{
+    pthread_mutex_lock(&sh->mu);
+    long k = sh->failed || sh->next >= sh->r->episodes ? -1 : sh->next++;
+    pthread_mutex_unlock(&sh->mu);
+    return k;
+}
+
+/* Counts an episode done and reports the progress now and then. */
+static void count_done(struct shared *sh)
+{
+    struct bb_sim_run *r = sh->r;
+    pthread_mutex_lock(&sh->mu);
+    long done = ++sh->done;
+    long step = r->episodes / 100 > 0 ? r->episodes / 100 : 1;
+    if (r->progress && (done % step == 0 || done == r->episodes))
+        r->progress(r->progress_arg, done, r->episodes);
+    pthread_mutex_unlock(&sh->mu);
+}
+
+/* Plays episode k on the current billboard and submits it. BB_OK, or the
+ * error (said in sh). */
+static int clinic_episode(struct shared *sh, struct bb_client *c, struct tables *t,
+                          struct bb_episode_buf *ep, struct bb_rng *rng, long k)
+{
+    struct bb_sim_run *r = sh->r;
+    const struct bb_sim_env *env = r->env;
+    char msg[256];
+    int rc = bb_client_fetch_billboard(c, NULL);
+    if (rc != BB_OK) {
+        snprintf(msg, sizeof(msg), "%s (HTTP %d) %s", bb_strerror(rc), bb_client_last_status(c),
+                 bb_client_last_detail(c));
+        set_error(sh, rc, "GET /v1/billboard: %s%s", msg, "");
+        return rc;
+    }
+    /* The episode's key: its idempotency key, and the seed of its random
+     * policy while the billboard holds no data, of its picks from the
+     * plausible sets after an update (proto/explore.c), as for a clinic
+     * that asks within an open episode. */
+    char key[65];
+    bb_client_new_key(key);
+    const int *played = episode_table(sh, env, bb_client_billboard(c), key, t);
+    if (!played)
+        return BB_EINVAL;
+    int x1 = bb_sim_policy_play(env, played, t->set, rng, ep->features, ep->action, ep->reward);
+    ep->billboard_version = t->cached;
+    r->regret[k] = sh->vstar[x1] - t->vpi[x1];
+    sh->version[k] = t->cached;
+    if ((rc = bb_client_submit(c, ep, key, NULL)) != BB_OK) {
+        snprintf(msg, sizeof(msg), "%s (HTTP %d) %s: %s", bb_strerror(rc),
+                 bb_client_last_status(c), bb_client_last_title(c), bb_client_last_detail(c));
+        set_error(sh, rc, "POST /v1/episodes: %s%s", msg, "");
+        return rc;
+    }
+    count_done(sh);
+    return BB_OK;
+}
+
 static void *clinic_main(void *arg)
 {
     struct clinic *cl = arg;
     struct shared *sh = cl->sh;
-    struct bb_sim_run *r = sh->r;
-    const struct bb_sim_env *env = r->env;
-    const int S = env->S, H = env->H, A = env->A, d = env->d;
+    const struct bb_sim_env *env = sh->r->env;
+    const int S = env->S, H = env->H, A = env->A;
     struct bb_client *c = NULL;
     struct bb_episode_buf ep = {0};
     struct bb_rng rng;
-    int *pi = malloc(sizeof(int) * (size_t)H * S), *pi_episode = malloc(sizeof(int) * (size_t)H * S);
-    int has_set = 0;
-    unsigned char *set = malloc((size_t)H * S * A);
-    double *vpi = malloc(sizeof(double) * (size_t)(H + 1) * S);
-    uint64_t cached = UINT64_MAX;
-    char msg[256];
+    struct tables t = {.pi = malloc(sizeof(int) * (size_t)H * S),
+                       .pi_episode = malloc(sizeof(int) * (size_t)H * S),
+                       .set = malloc((size_t)H * S * A),
+                       .vpi = malloc(sizeof(double) * (size_t)(H + 1) * S),
+                       .cached = UINT64_MAX};
     int rc;
 
-    bb_rng_init_seeded(&rng, r->seed * 1000003ULL + (uint64_t)cl->index + 1);
-    if (!pi || !pi_episode || !set || !vpi) {
+    bb_rng_init_seeded(&rng, sh->r->seed * 1000003ULL + (uint64_t)cl->index + 1);
+    if (!t.pi || !t.pi_episode || !t.set || !t.vpi) {
         set_error(sh, BB_ENOMEM, "%s%s", "out of memory", "");
         goto out;
     }
@@ -84,81 +177,21 @@ static void *clinic_main(void *arg)
         set_error(sh, rc, "cannot create a client for %s: %s", sh->url, bb_strerror(rc));
         goto out;
     }
-    if ((rc = bb_episode_buf_init(&ep, H, A, d)) != BB_OK) {
+    if ((rc = bb_episode_buf_init(&ep, H, A, env->d)) != BB_OK) {
         set_error(sh, rc, "%s%s", "out of memory", "");
         goto out;
     }
-    for (;;) {
-        pthread_mutex_lock(&sh->mu);
-        long k = sh->failed || sh->next >= r->episodes ? -1 : sh->next++;
-        pthread_mutex_unlock(&sh->mu);
-        if (k < 0)
+    for (long k; (k = claim(sh)) >= 0;)
+        if (clinic_episode(sh, c, &t, &ep, &rng, k) != BB_OK)
             break;
-        if ((rc = bb_client_fetch_billboard(c, NULL)) != BB_OK) {
-            snprintf(msg, sizeof(msg), "%s (HTTP %d) %s", bb_strerror(rc), bb_client_last_status(c),
-                     bb_client_last_detail(c));
-            set_error(sh, rc, "GET /v1/billboard: %s%s", msg, "");
-            break;
-        }
-        const struct bb_billboard *b = bb_client_billboard(c);
-        /* The episode's key: its idempotency key, and the seed of its
-         * random policy while the billboard holds no data, of its picks
-         * from the plausible sets after an update (proto/explore.c), as
-         * for a clinic that asks within an open episode. */
-        char key[65];
-        bb_client_new_key(key);
-        if (b->version != cached || b->uniform) {
-            if ((rc = bb_sim_policy_table(env, b, key, pi, set)) != BB_OK) {
-                set_error(sh, rc, "policy of the billboard: %s%s", bb_strerror(rc), "");
-                break;
-            }
-            bb_sim_eval_policy(env, pi, set, vpi);
-            has_set = !b->uniform && bb_sim_has_set(env, pi);
-            cached = b->version;
-        }
-        const int *played = pi;
-        if (has_set) {
-            if ((rc = bb_sim_policy_resolve(env, pi, set, key, pi_episode)) != BB_OK) {
-                set_error(sh, rc, "policy of the episode: %s%s", bb_strerror(rc), "");
-                break;
-            }
-            bb_sim_eval_policy(env, pi_episode, NULL, vpi);
-            played = pi_episode;
-        }
-        /* Play the episode with the table (Alg. 1 lines 15–19). */
-        int x1 = bb_sim_env_reset(env, &rng), s = x1;
-        const size_t ad = (size_t)A * d;
-        for (int h = 0; h < H; h++) {
-            int a = bb_sim_policy_action(env, played, set, h, s, &rng);
-            memcpy(ep.features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
-            ep.action[h] = a;
-            ep.reward[h] = env->reward[((size_t)h * S + s) * A + a];
-            s = bb_sim_env_step(env, h, s, a, &rng);
-        }
-        ep.billboard_version = cached;
-        r->regret[k] = sh->vstar[x1] - vpi[x1];
-        sh->version[k] = cached;
-        if ((rc = bb_client_submit(c, &ep, key, NULL)) != BB_OK) {
-            snprintf(msg, sizeof(msg), "%s (HTTP %d) %s: %s", bb_strerror(rc),
-                     bb_client_last_status(c), bb_client_last_title(c), bb_client_last_detail(c));
-            set_error(sh, rc, "POST /v1/episodes: %s%s", msg, "");
-            break;
-        }
-        pthread_mutex_lock(&sh->mu);
-        long done = ++sh->done;
-        long step = r->episodes / 100 > 0 ? r->episodes / 100 : 1;
-        if (r->progress && (done % step == 0 || done == r->episodes))
-            r->progress(r->progress_arg, done, r->episodes);
-        pthread_mutex_unlock(&sh->mu);
-    }
 out:
     bb_episode_buf_release(&ep);
     bb_client_free(c);
     bb_rng_release(&rng);
-    free(pi);
-    free(pi_episode);
-    free(set);
-    free(vpi);
+    free(t.pi);
+    free(t.pi_episode);
+    free(t.set);
+    free(t.vpi);
     return NULL;
 }
 
@@ -167,7 +200,7 @@ static int read_config(struct bb_sim_run *r, const char *url, const char *cacert
                        size_t whylen)
 {
     struct bb_client *c = NULL;
-    json_t *cfg = NULL;
+    struct bb_config_info cfg = {0};
     int rc = new_client(url, cacert, NULL, &c);
     if (rc == BB_OK)
         rc = bb_client_config(c, &cfg);
@@ -178,26 +211,25 @@ static int read_config(struct bb_sim_run *r, const char *url, const char *cacert
     }
     struct bb_params *p = &r->params;
     bb_params_defaults(p);
-    p->H = (int)json_integer_value(json_object_get(cfg, "H"));
-    p->d = (int)json_integer_value(json_object_get(cfg, "d"));
-    p->A = (int)json_integer_value(json_object_get(cfg, "A"));
-    p->K_max = (long)json_integer_value(json_object_get(cfg, "K_max"));
-    p->is_private = json_is_true(json_object_get(cfg, "private"));
-    const json_t *eps = json_object_get(cfg, "epsilon");
-    p->epsilon = json_is_number(eps) ? json_number_value(eps) : INFINITY;
-    p->rho = p->is_private ? json_number_value(json_object_get(cfg, "rho")) : INFINITY;
-    p->beta = json_number_value(json_object_get(cfg, "beta"));
-    p->ridge = json_number_value(json_object_get(cfg, "ridge"));
-    p->max_updates = (long)json_integer_value(json_object_get(cfg, "max_updates"));
+    p->H = cfg.H;
+    p->d = cfg.d;
+    p->A = cfg.A;
+    p->K_max = cfg.K_max;
+    p->is_private = cfg.is_private;
+    p->epsilon = cfg.epsilon;
+    p->rho = p->is_private ? cfg.rho : INFINITY;
+    p->beta = cfg.beta;
+    p->ridge = cfg.ridge;
+    p->max_updates = cfg.max_updates;
     r->algo = p->is_private ? BB_SIM_PRIVATE : BB_SIM_LSVI_UCB_RARE;
-    const char *feat = json_string_value(json_object_get(cfg, "features"));
-    if (feat && strcmp(feat, "simplex") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_SIMPLEX)) {
+    const char *feat = cfg.features;
+    if (strcmp(feat, "simplex") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_SIMPLEX)) {
         snprintf(why, whylen,
                  "the daemon accepts simplex features only (entries >= 0, sum <= 1) but the "
                  "environment %s has rows outside",
                  r->env->name);
         rc = BB_EINVAL;
-    } else if (feat && strcmp(feat, "onehot") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_ONEHOT)) {
+    } else if (strcmp(feat, "onehot") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_ONEHOT)) {
         snprintf(why, whylen,
                  "the daemon accepts onehot features only (entries >= 0, sum <= 1, at most one "
                  "nonzero) but the environment %s has rows outside",
@@ -210,7 +242,7 @@ static int read_config(struct bb_sim_run *r, const char *url, const char *cacert
         rc = BB_EINVAL;
     }
 out:
-    json_decref(cfg);
+    bb_config_info_release(&cfg);
     bb_client_free(c);
     return rc;
 }
@@ -220,6 +252,51 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* r->switches from the version each episode used: distinct nonzero versions
+ * so far (versions are at most N_max, so a table of flags suffices). */
+static int count_switches(struct bb_sim_run *r, const uint64_t *version)
+{
+    size_t nv = (size_t)r->params.max_updates + 2;
+    unsigned char *seen = calloc(nv, 1);
+    if (!seen)
+        return BB_ENOMEM;
+    long sw = 0;
+    for (long k = 0; k < r->episodes; k++) {
+        uint64_t v = version[k];
+        if (v != 0 && v < nv && !seen[v]) {
+            seen[v] = 1;
+            sw++;
+        }
+        r->switches[k] = sw;
+    }
+    free(seen);
+    return BB_OK;
+}
+
+/* r->updates: the daemon's own count, to compare. The last episode may
+ * have started an update that is still running: waits (up to 30 s) until
+ * the published version has caught up with the updates begun, so the count
+ * is final. Such a last version was acted on by no clinic, so updates may
+ * exceed the switches by one. */
+static int read_updates(struct bb_sim_run *r, const char *url, const char *cacert)
+{
+    struct bb_client *c = NULL;
+    struct bb_privacy_budget priv;
+    int rc = new_client(url, cacert, NULL, &c);
+    for (int tries = 0; rc == BB_OK && tries < 300; tries++) {
+        rc = bb_client_privacy(c, &priv);
+        if (rc != BB_OK)
+            break;
+        r->updates = priv.updates;
+        if (priv.billboard_version >= r->updates)
+            break;
+        struct timespec pause = {0, 100 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    bb_client_free(c);
+    return rc;
 }
 
 int bb_sim_run_http(struct bb_sim_run *r, const char *url, const char *cacert, char *const *tokens,
@@ -268,43 +345,9 @@ int bb_sim_run_http(struct bb_sim_run *r, const char *url, const char *cacert, c
         snprintf(why, whylen, "%s", sh.why);
         goto out;
     }
-    /* Switches: distinct nonzero versions used so far (versions are at most
-     * N_max, so a table of flags suffices). */
-    size_t nv = (size_t)r->params.max_updates + 2;
-    unsigned char *seen = calloc(nv, 1);
-    if (!seen)
-        goto out;
-    long sw = 0;
-    for (long k = 0; k < r->episodes; k++) {
-        uint64_t v = sh.version[k];
-        if (v != 0 && v < nv && !seen[v]) {
-            seen[v] = 1;
-            sw++;
-        }
-        r->switches[k] = sw;
-    }
-    free(seen);
-    /* The daemon's own count of updates, to compare. The last episode may
-     * have started an update that is still running: wait (up to 30 s) until
-     * the published version has caught up with the updates begun, so the
-     * count is final. Such a last version was acted on by no clinic, so
-     * updates may exceed the switches by one. */
-    struct bb_client *c = NULL;
-    struct bb_privacy_budget priv;
-    rc = new_client(url, cacert, NULL, &c);
-    for (int tries = 0; rc == BB_OK && tries < 300; tries++) {
-        rc = bb_client_privacy_budget(c, &priv);
-        if (rc != BB_OK)
-            break;
-        r->updates = priv.updates;
-        if (priv.billboard_version >= r->updates)
-            break;
-        struct timespec pause = {0, 100 * 1000 * 1000};
-        nanosleep(&pause, NULL);
-    }
-    if (rc != BB_OK)
+    if ((rc = count_switches(r, sh.version)) == BB_OK &&
+        (rc = read_updates(r, url, cacert)) != BB_OK)
         snprintf(why, whylen, "GET /v1/privacy: %s", bb_strerror(rc));
-    bb_client_free(c);
 out:
     if (rc != BB_OK)
         bb_sim_run_release(r);

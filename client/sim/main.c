@@ -2,8 +2,8 @@
  * main.c — billboard-sim: simulated clinics against Private LSVI-UCB, with
  * the exact regret of every episode (issue 4). `billboard-sim --help`.
  */
+#include <assert.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +12,14 @@
 
 #include <cblas.h>
 
+#include "args.h"
 #include "engine/config.h"
 #include "env.h"
 #include "http.h"
 #include "report.h"
 #include "run.h"
 #include "sweep.h"
+#include "version.h"
 
 #define MAX_LIST 16
 #define MAX_RUNS 256
@@ -26,7 +28,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "Usage: billboard-sim [options]\n"
                "Plays K episodes from N simulated clinics against Private LSVI-UCB and\n"
-               "records the exact regret V*_1(x_1) - V^pi_1(x_1) of every episode.\n\n"
+               "records the exact regret V*_1(x_1) - V^pi_1(x_1) of every episode.\n"
+               "--version prints the version.\n\n"
                "Environment:\n"
                "  --env NAME|FILE      simplex (default), riverswim, or a JSON file (docs/ENV.md)\n"
                "  --states S           states (simplex: 50, riverswim: 6)\n"
@@ -91,22 +94,18 @@ static int parse_list(const char *s, double *out, int max, int *n)
     snprintf(buf, sizeof(buf), "%s", s);
     *n = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *end;
-        errno = 0;
-        double v = strtod(t, &end);
-        if (errno || end == t || *end || isnan(v) || *n >= max)
+        if (*n >= max || bb_parse_double(t, &out[*n]) != BB_OK)
             return BB_EINVAL;
-        out[(*n)++] = v;
+        (*n)++;
     }
     return *n > 0 ? BB_OK : BB_EINVAL;
 }
 
-static int parse_long(const char *s, long lo, long *out)
+/* A whole number >= lo. */
+static int parse_min(const char *s, long lo, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo)
+    long v;
+    if (bb_parse_long(s, &v) != BB_OK || v < lo)
         return BB_EINVAL;
     *out = v;
     return BB_OK;
@@ -143,11 +142,11 @@ struct opts {
     long jobs;
 };
 
-/* The simulator's own flags; every configuration flag of config.h is
- * appended to the getopt table at run time (val >= O_CONFIG). */
+/* The simulator's own flags; every configuration flag of config.h but the
+ * sizes is appended to the table at run time (id >= O_CONFIG). */
 enum {
-    O_HELP = 'h',
-    O_QUIET = 256,
+    O_HELP = 1,
+    O_QUIET,
     O_ENV,
     O_CSV,
     O_SUMMARY,
@@ -156,6 +155,9 @@ enum {
     O_TOKEN_FILE,
     O_CACERT,
     O_STATES,
+    O_ACTIONS,
+    O_DIM,
+    O_HORIZON,
     O_ENV_SEED,
     O_EPISODES,
     O_CLINICS,
@@ -171,39 +173,68 @@ enum {
     O_ENV_SEEDS,
     O_SEEDS,
     O_JOBS,
+    O_VERSION,
     O_CONFIG = 1000,
 };
 
-static const struct option own[] = {
-    {"help", no_argument, NULL, O_HELP},
-    {"quiet", no_argument, NULL, O_QUIET},
-    {"env", required_argument, NULL, O_ENV},
-    {"csv", required_argument, NULL, O_CSV},
-    {"summary", required_argument, NULL, O_SUMMARY},
-    {"plot", required_argument, NULL, O_PLOT},
-    {"server", required_argument, NULL, O_SERVER},
-    {"token-file", required_argument, NULL, O_TOKEN_FILE},
-    {"cacert", required_argument, NULL, O_CACERT},
-    {"states", required_argument, NULL, O_STATES},
-    {"env-seed", required_argument, NULL, O_ENV_SEED},
-    {"episodes", required_argument, NULL, O_EPISODES},
-    {"clinics", required_argument, NULL, O_CLINICS},
-    {"seed", required_argument, NULL, O_SEED},
-    {"every", required_argument, NULL, O_EVERY},
-    {"alpha", required_argument, NULL, O_ALPHA},
-    {"epsilon", required_argument, NULL, O_EPSILON},
-    {"beta", required_argument, NULL, O_BETA},
-    {"beta-sweep", required_argument, NULL, O_BETA_SWEEP},
-    {"checkpoints", required_argument, NULL, O_CHECKPOINTS},
-    {"algo", required_argument, NULL, O_ALGO},
-    {"sweep", required_argument, NULL, O_SWEEP},
-    {"env-seeds", required_argument, NULL, O_ENV_SEEDS},
-    {"seeds", required_argument, NULL, O_SEEDS},
-    {"jobs", required_argument, NULL, O_JOBS},
+static const struct bb_opt own[] = {
+    {"help", 0, O_HELP},
+    {"version", 0, O_VERSION},
+    {"quiet", 0, O_QUIET},
+    {"env", 1, O_ENV},
+    {"csv", 1, O_CSV},
+    {"summary", 1, O_SUMMARY},
+    {"plot", 1, O_PLOT},
+    {"server", 1, O_SERVER},
+    {"token-file", 1, O_TOKEN_FILE},
+    {"cacert", 1, O_CACERT},
+    {"states", 1, O_STATES},
+    {"actions", 1, O_ACTIONS}, /* size the environment here, not the engine */
+    {"dim", 1, O_DIM},
+    {"horizon", 1, O_HORIZON},
+    {"env-seed", 1, O_ENV_SEED},
+    {"episodes", 1, O_EPISODES},
+    {"clinics", 1, O_CLINICS},
+    {"seed", 1, O_SEED},
+    {"every", 1, O_EVERY},
+    {"alpha", 1, O_ALPHA},
+    {"epsilon", 1, O_EPSILON},
+    {"beta", 1, O_BETA},
+    {"beta-sweep", 1, O_BETA_SWEEP},
+    {"checkpoints", 1, O_CHECKPOINTS},
+    {"algo", 1, O_ALGO},
+    {"sweep", 1, O_SWEEP},
+    {"env-seeds", 1, O_ENV_SEEDS},
+    {"seeds", 1, O_SEEDS},
+    {"jobs", 1, O_JOBS},
 };
 
 #define NOWN (sizeof(own) / sizeof(own[0]))
 #define MAX_OPTS (NOWN + 64)
+
+/* The options with one whole number: where it goes and its least value. */
+static const struct {
+    int id;
+    size_t off;
+    long lo;
+} whole[] = {
+    {O_STATES, offsetof(struct opts, S), 1},         {O_ACTIONS, offsetof(struct opts, A), 1},
+    {O_DIM, offsetof(struct opts, d), 1},            {O_HORIZON, offsetof(struct opts, H), 1},
+    {O_ENV_SEED, offsetof(struct opts, env_seed), 0}, {O_EPISODES, offsetof(struct opts, K), 1},
+    {O_CLINICS, offsetof(struct opts, clinics), 1},  {O_SEED, offsetof(struct opts, seed), 0},
+    {O_EVERY, offsetof(struct opts, every), 1},      {O_JOBS, offsetof(struct opts, jobs), 1},
+};
+
+/* The options with a string, kept as given. */
+static const struct {
+    int id;
+    size_t off;
+} text[] = {
+    {O_ENV, offsetof(struct opts, env)},     {O_CSV, offsetof(struct opts, csv)},
+    {O_SUMMARY, offsetof(struct opts, summary)}, {O_PLOT, offsetof(struct opts, plot)},
+    {O_SERVER, offsetof(struct opts, server)}, {O_TOKEN_FILE, offsetof(struct opts, token_file)},
+    {O_CACERT, offsetof(struct opts, cacert)},
+};
 
 /* Parses "1,3,5-9" into out (at most max). */
 static int parse_seeds(const char *s, long *out, int max, int *n)
@@ -216,7 +247,7 @@ static int parse_seeds(const char *s, long *out, int max, int *n)
         char *dash = strchr(t, '-');
         if (dash)
             *dash = '\0';
-        if (parse_long(t, 0, &lo) != BB_OK || (dash && parse_long(dash + 1, lo, &hi) != BB_OK))
+        if (parse_min(t, 0, &lo) != BB_OK || (dash && parse_min(dash + 1, lo, &hi) != BB_OK))
             return BB_EINVAL;
         if (!dash)
             hi = lo;
@@ -229,22 +260,70 @@ static int parse_seeds(const char *s, long *out, int max, int *n)
     return *n > 0 ? BB_OK : BB_EINVAL;
 }
 
-/* Whether argv's word is the option's full name (getopt_long also takes
- * abbreviations, which this command line never did). */
-static int spelled(const char *word, const char *name)
+/* "private,random,...": the algorithms to run. */
+static int parse_algos(const char *v, int *on)
 {
-    if (strcmp(word, "-h") == 0 && strcmp(name, "help") == 0)
-        return 1;
-    size_t n = strlen(name);
-    return strncmp(word, "--", 2) == 0 && strncmp(word + 2, name, n) == 0 &&
-           (word[2 + n] == '\0' || word[2 + n] == '=');
+    char buf[256];
+    int rc = BB_OK;
+    snprintf(buf, sizeof(buf), "%s", v);
+    memset(on, 0, sizeof(int) * BB_SIM_NALGO);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && rc == BB_OK;
+         t = strtok_r(NULL, ",", &save)) {
+        enum bb_sim_algo al;
+        rc = bb_sim_algo_parse(t, &al);
+        if (rc == BB_OK)
+            on[al] = 1;
+    }
+    return rc;
 }
 
-static int parse_args(int argc, char **argv, struct opts *o)
+/* Sets the simulator's option id to v. BB_OK or BB_EINVAL. */
+static int set_option(struct opts *o, int id, const char *v)
 {
-    char why[256];
-    struct option table[MAX_OPTS + 1];
-    size_t nt = 0;
+    double tmp[MAX_LIST];
+    int n, rc;
+    for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
+        if (whole[i].id == id)
+            return parse_min(v, whole[i].lo, (long *)(void *)((char *)o + whole[i].off));
+    for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+        if (text[i].id == id) {
+            *(const char **)(void *)((char *)o + text[i].off) = v;
+            return BB_OK;
+        }
+    switch (id) {
+    case O_QUIET:
+        o->quiet = 1;
+        return BB_OK;
+    case O_ALPHA:
+        return parse_list(v, &o->alpha, 1, &n);
+    case O_EPSILON:
+        return parse_list(v, o->eps, MAX_LIST, &o->neps);
+    case O_BETA:
+        return parse_list(v, o->betas, 1, &o->nbetas);
+    case O_BETA_SWEEP:
+        return parse_list(v, o->betas, MAX_LIST, &o->nbetas);
+    case O_CHECKPOINTS:
+        rc = parse_list(v, tmp, MAX_LIST, &o->ncheck);
+        for (int k = 0; rc == BB_OK && k < o->ncheck; k++)
+            o->checkpoints[k] = (long)tmp[k];
+        return rc;
+    case O_ENV_SEEDS:
+        return parse_seeds(v, o->env_seeds, BB_SWEEP_MAX_SEEDS, &o->nenv_seeds);
+    case O_SEEDS:
+        return parse_seeds(v, o->seeds, BB_SWEEP_MAX_SEEDS, &o->nseeds);
+    case O_SWEEP:
+        if (o->naxes >= BB_SWEEP_MAX_AXES)
+            return BB_EINVAL;
+        o->axes[o->naxes++] = v;
+        return BB_OK;
+    case O_ALGO:
+        return parse_algos(v, o->algo_on);
+    }
+    return BB_EINVAL;
+}
+
+static void defaults(struct opts *o)
+{
     memset(o, 0, sizeof(*o));
     o->env = "simplex";
     o->S = o->A = o->d = o->H = -1;
@@ -265,165 +344,65 @@ static int parse_args(int argc, char **argv, struct opts *o)
     o->algo_on[BB_SIM_LSVI_UCB_RARE] = o->algo_on[BB_SIM_PRIVATE] = o->algo_on[BB_SIM_RANDOM] = 1;
     bb_params_defaults(&o->base);
     o->base.features = BB_FEATURES_AUTO; /* the environment's (bb_sim_params) */
-    for (size_t i = 0; i < NOWN; i++)
-        table[nt++] = own[i];
-    for (size_t i = 0; bb_config_flag(i) && nt < MAX_OPTS; i++) {
-        int dup = 0; /* --actions, --dim, --horizon size the environment here */
-        for (size_t k = 0; k < NOWN; k++)
-            dup |= strcmp(own[k].name, bb_config_flag(i)) == 0;
-        if (!dup && strcmp(bb_config_flag(i), "actions") && strcmp(bb_config_flag(i), "dim") &&
-            strcmp(bb_config_flag(i), "horizon"))
-            table[nt++] = (struct option){bb_config_flag(i), required_argument, NULL,
-                                          O_CONFIG + (int)i};
-    }
-    table[nt++] = (struct option){"actions", required_argument, NULL, 'A'};
-    table[nt++] = (struct option){"dim", required_argument, NULL, 'd'};
-    table[nt++] = (struct option){"horizon", required_argument, NULL, 'H'};
-    table[nt] = (struct option){NULL, 0, NULL, 0};
+}
 
-    opterr = 0;
-    optind = 1;
-    int c, li = -1;
-    while ((c = getopt_long(argc, argv, "+:h", table, &li)) != -1) {
-        const char *word, *v = optarg;
-        int rc = BB_OK;
-        double tmp[MAX_LIST];
-        int n;
-        if (c == '?' || c == ':') {
-            const char *w = argv[optind - 1];
-            if (c == ':')
-                fprintf(stderr, "billboard-sim: %s needs a value\n", w);
-            else
-                fprintf(stderr, "billboard-sim: unknown option %s (see --help)\n", w);
+/* The simulator's flags and every configuration flag it does not own into
+ * t (MAX_OPTS entries); returns the count. */
+static size_t flags(struct bb_opt *t)
+{
+    size_t nt = 0;
+    for (size_t i = 0; i < NOWN; i++)
+        t[nt++] = own[i];
+    for (size_t i = 0; bb_config_flag(i); i++)
+        if (!bb_opt_find(own, NOWN, bb_config_flag(i))) {
+            assert(nt < MAX_OPTS); /* raise MAX_OPTS */
+            t[nt++] = (struct bb_opt){bb_config_flag(i), 1, O_CONFIG + (int)i};
+        }
+    return nt;
+}
+
+/* 0 when argv is read into o, 1 after --help, else BB_EINVAL (said). */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+    char why[256], flag[64];
+    struct bb_opt table[MAX_OPTS];
+    const size_t nt = flags(table);
+    struct bb_args a;
+    struct bb_arg g;
+    defaults(o);
+    bb_args_init(&a, argc, argv, 1);
+    while (bb_args_next(&a, table, nt, &g) != BB_ARG_END) {
+        if (g.kind == BB_ARG_POSITIONAL) {
+            fprintf(stderr, "billboard-sim: unexpected argument %s (see --help)\n", g.word);
             return BB_EINVAL;
         }
-        /* The word that named the option: one before its value, or the
-         * one holding "--flag=value". */
-        word = (v && optind >= 2 && argv[optind - 1] == v) ? argv[optind - 2] : argv[optind - 1];
-        if (c != O_HELP && li >= 0 && !spelled(word, table[li].name)) {
-            fprintf(stderr, "billboard-sim: unknown option %s (see --help)\n", word);
+        if (g.kind == BB_ARG_NO_VALUE) {
+            fprintf(stderr, "billboard-sim: %s needs a value\n", g.word);
             return BB_EINVAL;
         }
-        li = -1;
-        switch (c) {
-        case O_HELP:
+        if (g.kind != BB_ARG_OPTION) {
+            fprintf(stderr, "billboard-sim: unknown option %s (see --help)\n", g.word);
+            return BB_EINVAL;
+        }
+        if (g.opt->id == O_HELP) {
             usage(stdout);
             return 1;
-        case O_QUIET:
-            o->quiet = 1;
-            break;
-        case O_ENV:
-            o->env = v;
-            break;
-        case O_CSV:
-            o->csv = v;
-            break;
-        case O_SUMMARY:
-            o->summary = v;
-            break;
-        case O_PLOT:
-            o->plot = v;
-            break;
-        case O_SERVER:
-            o->server = v;
-            break;
-        case O_TOKEN_FILE:
-            o->token_file = v;
-            break;
-        case O_CACERT:
-            o->cacert = v;
-            break;
-        case O_STATES:
-            rc = parse_long(v, 1, &o->S);
-            break;
-        case 'A':
-            rc = parse_long(v, 1, &o->A);
-            break;
-        case 'd':
-            rc = parse_long(v, 1, &o->d);
-            break;
-        case 'H':
-            rc = parse_long(v, 1, &o->H);
-            break;
-        case O_ENV_SEED:
-            rc = parse_long(v, 0, &o->env_seed);
-            break;
-        case O_EPISODES:
-            rc = parse_long(v, 1, &o->K);
-            break;
-        case O_CLINICS:
-            rc = parse_long(v, 1, &o->clinics);
-            break;
-        case O_SEED:
-            rc = parse_long(v, 0, &o->seed);
-            break;
-        case O_EVERY:
-            rc = parse_long(v, 1, &o->every);
-            break;
-        case O_JOBS:
-            rc = parse_long(v, 1, &o->jobs);
-            break;
-        case O_ALPHA:
-            rc = parse_list(v, &o->alpha, 1, &n);
-            break;
-        case O_EPSILON:
-            rc = parse_list(v, o->eps, MAX_LIST, &o->neps);
-            break;
-        case O_BETA:
-            rc = parse_list(v, o->betas, 1, &o->nbetas);
-            break;
-        case O_BETA_SWEEP:
-            rc = parse_list(v, o->betas, MAX_LIST, &o->nbetas);
-            break;
-        case O_CHECKPOINTS:
-            rc = parse_list(v, tmp, MAX_LIST, &o->ncheck);
-            for (int k = 0; rc == BB_OK && k < o->ncheck; k++)
-                o->checkpoints[k] = (long)tmp[k];
-            break;
-        case O_ENV_SEEDS:
-            rc = parse_seeds(v, o->env_seeds, BB_SWEEP_MAX_SEEDS, &o->nenv_seeds);
-            break;
-        case O_SEEDS:
-            rc = parse_seeds(v, o->seeds, BB_SWEEP_MAX_SEEDS, &o->nseeds);
-            break;
-        case O_SWEEP:
-            if (o->naxes >= BB_SWEEP_MAX_AXES) {
-                rc = BB_EINVAL;
-                break;
-            }
-            o->axes[o->naxes++] = v;
-            break;
-        case O_ALGO: {
-            char buf[256];
-            snprintf(buf, sizeof(buf), "%s", v);
-            memset(o->algo_on, 0, sizeof(o->algo_on));
-            for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && rc == BB_OK;
-                 t = strtok_r(NULL, ",", &save)) {
-                enum bb_sim_algo al;
-                rc = bb_sim_algo_parse(t, &al);
-                if (rc == BB_OK)
-                    o->algo_on[al] = 1;
-            }
-            break;
         }
-        default: {
-            char flag[64];
-            snprintf(flag, sizeof(flag), "--%s", bb_config_flag((size_t)(c - O_CONFIG)));
-            rc = bb_config_option(&o->base, flag, v, why, sizeof(why));
+        if (g.opt->id == O_VERSION) {
+            printf("billboard-sim %s\n", bb_version());
+            return 1;
+        }
+        snprintf(flag, sizeof(flag), "--%s", g.opt->name);
+        if (g.opt->id >= O_CONFIG) {
+            int rc = bb_config_option(&o->base, flag, g.value, why, sizeof(why));
             if (rc != BB_OK) {
                 fprintf(stderr, "billboard-sim: %s\n", why);
                 return rc;
             }
+        } else if (set_option(o, g.opt->id, g.value) != BB_OK) {
+            fprintf(stderr, "billboard-sim: bad value '%s' for %s\n", g.value, flag);
+            return BB_EINVAL;
         }
-        }
-        if (rc != BB_OK) {
-            fprintf(stderr, "billboard-sim: bad value '%s' for %s\n", v ? v : "", word);
-            return rc;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "billboard-sim: unexpected argument %s (see --help)\n", argv[optind]);
-        return BB_EINVAL;
     }
     if (isnan(o->betas[0]))
         o->betas[0] = o->base.beta;
@@ -604,6 +583,124 @@ out:
     return status;
 }
 
+/* A run's label: the algorithm, its epsilon, its beta when several. */
+static void label_run(const struct opts *o, const struct bb_sim_run *r, int with_eps, double eps,
+                      double beta, char *out, size_t outlen)
+{
+    if (with_eps && isinf(eps))
+        snprintf(out, outlen, "%s eps=inf", bb_sim_algo_name(r->algo));
+    else if (with_eps)
+        snprintf(out, outlen, "%s eps=%g", bb_sim_algo_name(r->algo), eps);
+    else
+        snprintf(out, outlen, "%s", bb_sim_algo_name(r->algo));
+    if (o->nbetas > 1 && r->algo != BB_SIM_RANDOM) {
+        size_t l = strlen(out);
+        snprintf(out + l, outlen - l, " beta=%g", beta);
+    }
+}
+
+/* The plan of in-process runs into runs, items and labels (MAX_RUNS each):
+ * per beta, each algorithm; private and paper once per epsilon; random
+ * once (it has no beta). Returns the number of runs. */
+static int plan_runs(const struct opts *o, const struct bb_sim_env *env,
+                     struct bb_sim_run *runs, struct bb_sim_report_item *items,
+                     char (*labels)[64])
+{
+    int nruns = 0;
+    for (int b = 0; b < o->nbetas; b++)
+        for (int al = 0; al < BB_SIM_NALGO; al++) {
+            if (!o->algo_on[al] || (al == BB_SIM_RANDOM && b > 0))
+                continue;
+            int per = al == BB_SIM_PRIVATE || al == BB_SIM_PAPER ? o->neps : 1;
+            for (int e = 0; e < per && nruns < MAX_RUNS; e++) {
+                struct bb_sim_run *r = &runs[nruns];
+                int with_eps = per > 1 || al == BB_SIM_PRIVATE || al == BB_SIM_PAPER;
+                r->env = env;
+                r->algo = (enum bb_sim_algo)al;
+                r->base = o->base;
+                r->base.beta = o->betas[b];
+                r->episodes = o->K;
+                r->clinics = (int)o->clinics;
+                r->seed = (uint64_t)o->seed;
+                if (with_eps) {
+                    r->base.rho = 0;
+                    r->base.epsilon = o->eps[e];
+                }
+                label_run(o, r, with_eps, o->eps[e], o->betas[b], labels[nruns], 64);
+                if (!o->quiet) {
+                    r->progress = progress;
+                    r->progress_arg = labels[nruns];
+                }
+                items[nruns].run = r;
+                items[nruns].label = labels[nruns];
+                nruns++;
+            }
+        }
+    return nruns;
+}
+
+/* Runs each planned run (in process; over HTTP it has run already), says
+ * how it went on stderr and writes its rows to csv (may be NULL). BB_OK or
+ * the first error (said). */
+static int execute_runs(const struct opts *o, struct bb_sim_run *runs,
+                        const struct bb_sim_report_item *items, int nruns, FILE *csv)
+{
+    char why[512] = "";
+    for (int i = 0; i < nruns; i++) {
+        struct bb_sim_run *r = &runs[i];
+        int rc = o->server ? BB_OK : bb_sim_run_inprocess(r, why, sizeof(why));
+        if (rc != BB_OK) {
+            fprintf(stderr, "billboard-sim: %s: %s\n", items[i].label, why);
+            return rc;
+        }
+        double cum = 0.0;
+        for (long k = 0; k < r->episodes; k++)
+            cum += r->regret[k];
+        fprintf(stderr,
+                "%s: K=%ld cumulative regret %.3f, switches %ld, updates %ld, "
+                "%.0f episodes/s (%.2f s)\n",
+                items[i].label, r->episodes, cum, r->switches[r->episodes - 1], r->updates,
+                r->seconds > 0 ? (double)r->episodes / r->seconds : 0.0, r->seconds);
+        if (o->server)
+            fprintf(stderr,
+                    "%s: the daemon reports %ld updates (GET /v1/privacy); "
+                    "the clinics used %ld new versions\n",
+                    items[i].label, r->updates, r->switches[r->episodes - 1]);
+        if (r->notpd)
+            fprintf(stderr, "%s: %ld updates refused (noisy Gram matrix not PD)\n", items[i].label,
+                    r->notpd);
+        if (csv)
+            bb_sim_report_csv(csv, r, o->every > 0 ? o->every : (o->K / 1000 > 0 ? o->K / 1000 : 1));
+    }
+    return BB_OK;
+}
+
+/* The summary table and the plots. 0, or 1 after a message. */
+static int write_summary(const struct opts *o, const struct bb_sim_env *env,
+                         const struct bb_sim_report_item *items, int nruns)
+{
+    FILE *summary = open_out(o->summary, stderr);
+    if (!summary) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", o->summary, strerror(errno));
+        return 1;
+    }
+    bb_sim_report_table(summary, items, nruns, o->checkpoints, o->ncheck);
+    if (close_out(summary) != 0) {
+        fprintf(stderr, "billboard-sim: %s: %s\n", o->summary, strerror(errno));
+        return 1;
+    }
+    if (o->plot) {
+        char title[160];
+        snprintf(title, sizeof(title), "%s (S=%d A=%d d=%d H=%d)", env->name, env->S, env->A,
+                 env->d, env->H);
+        if (bb_sim_report_plot(o->plot, title, items, nruns, 1) != BB_OK) {
+            fprintf(stderr, "billboard-sim: gnuplot failed for %s\n", o->plot);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct opts o;
@@ -611,9 +708,8 @@ int main(int argc, char **argv)
     struct bb_sim_run *runs = NULL;
     struct bb_sim_report_item items[MAX_RUNS];
     char labels[MAX_RUNS][64];
-    char why[512] = "";
     int nruns = 0, status = 2;
-    FILE *csv = NULL, *summary = NULL;
+    FILE *csv = NULL;
 
     /* One run is one thread, and OpenBLAS runs single-threaded
      * (docs/RESULTS.md, "Tuning record"); OPENBLAS_NUM_THREADS, if set,
@@ -639,48 +735,9 @@ int main(int argc, char **argv)
         items[0].run = &runs[0];
         items[0].label = labels[0];
         nruns = 1;
+    } else {
+        nruns = plan_runs(&o, env, runs, items, labels);
     }
-    /* The plan: per beta, each algorithm; private and paper once per epsilon;
-     * random once (it has no beta). */
-    for (int b = 0; b < o.nbetas && !o.server; b++)
-        for (int al = 0; al < BB_SIM_NALGO; al++) {
-            if (!o.algo_on[al] || (al == BB_SIM_RANDOM && b > 0))
-                continue;
-            int per = al == BB_SIM_PRIVATE || al == BB_SIM_PAPER ? o.neps : 1;
-            for (int e = 0; e < per && nruns < MAX_RUNS; e++) {
-                struct bb_sim_run *r = &runs[nruns];
-                r->env = env;
-                r->algo = (enum bb_sim_algo)al;
-                r->base = o.base;
-                r->base.beta = o.betas[b];
-                r->episodes = o.K;
-                r->clinics = (int)o.clinics;
-                r->seed = (uint64_t)o.seed;
-                if (per > 1 || al == BB_SIM_PRIVATE || al == BB_SIM_PAPER) {
-                    r->base.rho = 0;
-                    r->base.epsilon = o.eps[e];
-                    if (isinf(o.eps[e]))
-                        snprintf(labels[nruns], sizeof(labels[0]), "%s eps=inf",
-                                 bb_sim_algo_name(r->algo));
-                    else
-                        snprintf(labels[nruns], sizeof(labels[0]), "%s eps=%g",
-                                 bb_sim_algo_name(r->algo), o.eps[e]);
-                } else {
-                    snprintf(labels[nruns], sizeof(labels[0]), "%s", bb_sim_algo_name(r->algo));
-                }
-                if (o.nbetas > 1 && al != BB_SIM_RANDOM) {
-                    size_t l = strlen(labels[nruns]);
-                    snprintf(labels[nruns] + l, sizeof(labels[0]) - l, " beta=%g", o.betas[b]);
-                }
-                if (!o.quiet) {
-                    r->progress = progress;
-                    r->progress_arg = labels[nruns];
-                }
-                items[nruns].run = r;
-                items[nruns].label = labels[nruns];
-                nruns++;
-            }
-        }
     if (o.csv) {
         csv = open_out(o.csv, NULL);
         if (!csv) {
@@ -689,58 +746,15 @@ int main(int argc, char **argv)
         }
         bb_sim_report_csv_header(csv);
     }
-    for (int i = 0; i < nruns; i++) {
-        struct bb_sim_run *r = &runs[i];
-        rc = o.server ? BB_OK : bb_sim_run_inprocess(r, why, sizeof(why));
-        if (rc != BB_OK) {
-            fprintf(stderr, "billboard-sim: %s: %s\n", items[i].label, why);
-            goto out;
-        }
-        double cum = 0.0;
-        for (long k = 0; k < r->episodes; k++)
-            cum += r->regret[k];
-        fprintf(stderr,
-                "%s: K=%ld cumulative regret %.3f, switches %ld, updates %ld, "
-                "%.0f episodes/s (%.2f s)\n",
-                items[i].label, r->episodes, cum, r->switches[r->episodes - 1], r->updates,
-                r->seconds > 0 ? (double)r->episodes / r->seconds : 0.0, r->seconds);
-        if (o.server)
-            fprintf(stderr,
-                    "%s: the daemon reports %ld updates (GET /v1/privacy); "
-                    "the clinics used %ld new versions\n",
-                    items[i].label, r->updates, r->switches[r->episodes - 1]);
-        if (r->notpd)
-            fprintf(stderr, "%s: %ld updates refused (noisy Gram matrix not PD)\n", items[i].label,
-                    r->notpd);
-        if (csv)
-            bb_sim_report_csv(csv, r, o.every > 0 ? o.every : (o.K / 1000 > 0 ? o.K / 1000 : 1));
-    }
+    if (execute_runs(&o, runs, items, nruns, csv) != BB_OK)
+        goto out;
     if (close_out(csv) != 0) {
         csv = NULL;
         fprintf(stderr, "billboard-sim: %s: %s\n", o.csv, strerror(errno));
         goto out;
     }
     csv = NULL;
-    summary = open_out(o.summary, stderr);
-    if (!summary) {
-        fprintf(stderr, "billboard-sim: %s: %s\n", o.summary, strerror(errno));
-        goto out;
-    }
-    bb_sim_report_table(summary, items, nruns, o.checkpoints, o.ncheck);
-    if (close_out(summary) != 0) {
-        fprintf(stderr, "billboard-sim: %s: %s\n", o.summary, strerror(errno));
-        goto out;
-    }
-    if (o.plot) {
-        char title[160];
-        snprintf(title, sizeof(title), "%s (S=%d A=%d d=%d H=%d)", env->name, env->S, env->A,
-                 env->d, env->H);
-        if (bb_sim_report_plot(o.plot, title, items, nruns, 1) != BB_OK) {
-            fprintf(stderr, "billboard-sim: gnuplot failed for %s\n", o.plot);
-            goto out;
-        }
-    }
-    status = 0;
+    status = write_summary(&o, env, items, nruns);
 out:
     close_out(csv);
     for (int i = 0; runs && i < nruns; i++)

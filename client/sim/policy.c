@@ -4,6 +4,7 @@
 #include "policy.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/rng.h"
 
@@ -96,6 +97,22 @@ int bb_sim_policy_action(const struct bb_sim_env *env, const int *pi, const unsi
         if (row[a] && k-- == 0)
             break;
     return a;
+}
+
+int bb_sim_policy_play(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                       struct bb_rng *rng, double *features, int *action, double *reward)
+{
+    const int S = env->S, A = env->A;
+    const size_t ad = (size_t)A * env->d;
+    int x1 = bb_sim_env_reset(env, rng), s = x1;
+    for (int h = 0; h < env->H; h++) {
+        int a = bb_sim_policy_action(env, pi, set, h, s, rng);
+        memcpy(features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
+        action[h] = a;
+        reward[h] = env->reward[((size_t)h * S + s) * A + a];
+        s = bb_sim_env_step(env, h, s, a, rng);
+    }
+    return x1;
 }
 
 void bb_sim_episode_key(struct bb_rng *rng, char key[65])

@@ -47,6 +47,13 @@ struct bb_rng;
 int bb_sim_policy_action(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
                          int h, int s, struct bb_rng *rng);
 
+/* Plays one episode of env with the table pi (NULL: uniformly random
+ * everywhere) and set, drawing from rng (Alg. 1 lines 15-19): features
+ * (H*A*d), action (H) and reward (H) receive it, all borrowed. Returns the
+ * initial state. */
+int bb_sim_policy_play(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                       struct bb_rng *rng, double *features, int *action, double *reward);
+
 /* A fresh episode key for the simulator's clinics: 32 bytes of rng as hex. */
 void bb_sim_episode_key(struct bb_rng *rng, char key[65]);
 

@@ -115,144 +115,186 @@ struct clinic {
     double *reward;   /* H */
 };
 
-/* Plays one episode with the action table pi (NULL: uniformly random
- * everywhere; an entry BB_SIM_UNIFORM: there) and
- * returns its initial state. */
-static int play(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
-                struct bb_rng *rng, struct clinic *c)
+/* The working state of one in-process run: the engine, the generators,
+ * the clinics' buffers, the exact values and the policy tables. */
+struct inproc {
+    const struct bb_sim_env *env;
+    int N; /* clinics per round */
+    struct bb_engine *eng;
+    struct bb_rng rng_engine, rng_env, rng_keys;
+    struct clinic *cl;
+    double *vstar, *vpi;
+    int *pi, *pi_episode, has_set;
+    unsigned char *set;
+    uint64_t cached; /* the billboard version pi is the table of */
+    long switches;
+};
+
+static void inproc_release(struct inproc *w)
 {
-    const int S = env->S, A = env->A, d = env->d;
-    const size_t ad = (size_t)A * d;
-    int x1 = bb_sim_env_reset(env, rng), s = x1;
-    for (int h = 0; h < env->H; h++) {
-        int a = bb_sim_policy_action(env, pi, set, h, s, rng);
-        memcpy(c->features + h * ad, bb_sim_env_features(env, s), sizeof(double) * ad);
-        c->action[h] = a;
-        c->reward[h] = env->reward[((size_t)h * S + s) * A + a];
-        s = bb_sim_env_step(env, h, s, a, rng);
+    for (int c = 0; w->cl && c < w->N; c++) {
+        free(w->cl[c].features);
+        free(w->cl[c].action);
+        free(w->cl[c].reward);
     }
-    return x1;
+    free(w->cl);
+    free(w->vstar);
+    free(w->vpi);
+    free(w->pi);
+    free(w->pi_episode);
+    free(w->set);
+    bb_engine_free(w->eng);
+    bb_rng_release(&w->rng_engine);
+    bb_rng_release(&w->rng_env);
+    bb_rng_release(&w->rng_keys);
+}
+
+/* Allocates w's buffers for env and N clinics. BB_OK or BB_ENOMEM. */
+static int inproc_alloc(struct inproc *w)
+{
+    const struct bb_sim_env *env = w->env;
+    const int S = env->S, H = env->H;
+    w->vstar = malloc(sizeof(double) * (size_t)(H + 1) * S);
+    w->vpi = malloc(sizeof(double) * (size_t)(H + 1) * S);
+    w->pi = malloc(sizeof(int) * (size_t)H * S);
+    w->pi_episode = malloc(sizeof(int) * (size_t)H * S);
+    w->set = malloc((size_t)H * S * env->A);
+    w->cl = calloc((size_t)w->N, sizeof(*w->cl));
+    if (!w->vstar || !w->vpi || !w->pi || !w->pi_episode || !w->set || !w->cl)
+        return BB_ENOMEM;
+    for (int c = 0; c < w->N; c++) {
+        w->cl[c].features = malloc(sizeof(double) * (size_t)H * env->A * env->d);
+        w->cl[c].action = malloc(sizeof(int) * (size_t)H);
+        w->cl[c].reward = malloc(sizeof(double) * (size_t)H);
+        if (!w->cl[c].features || !w->cl[c].action || !w->cl[c].reward)
+            return BB_ENOMEM;
+    }
+    return BB_OK;
+}
+
+/* Alg. 1 line 17: every clinic of the round acts on the current billboard;
+ * its table and exact value, once per version (per episode while it holds
+ * no data, play_round). BB_OK or the error, said in why. */
+static int refresh_policy(struct inproc *w, char *why, size_t whylen)
+{
+    const struct bb_billboard *b = bb_engine_billboard(w->eng);
+    if (b->version == w->cached || b->uniform)
+        return BB_OK;
+    int rc = bb_sim_policy_table(w->env, b, NULL, w->pi, w->set);
+    if (rc != BB_OK) {
+        snprintf(why, whylen, "policy of billboard %llu: %s", (unsigned long long)b->version,
+                 bb_strerror(rc));
+        return rc;
+    }
+    bb_sim_eval_policy(w->env, w->pi, w->set, w->vpi);
+    w->has_set = bb_sim_has_set(w->env, w->pi);
+    if (b->version != 0)
+        w->switches++;
+    w->cached = b->version;
+    return BB_OK;
+}
+
+/* Episodes k..k+n-1, one per clinic, with their regret and switch counts
+ * into r. BB_OK or the error, said in why. */
+static int play_round(struct inproc *w, struct bb_sim_run *r, long k, long n, char *why,
+                      size_t whylen)
+{
+    const int *table = w->eng ? w->pi : NULL;
+    for (long c = 0; c < n; c++) {
+        const struct bb_billboard *b = w->eng ? bb_engine_billboard(w->eng) : NULL;
+        const int *played = table;
+        if (b && (b->uniform || w->has_set)) {
+            /* One table per episode, valued exactly: with no data yet,
+             * the random policies the clinic's episode draws
+             * (proto/explore.c); after an update, its key's picks from
+             * the plausible sets (bb_billboard_act_episode). */
+            char key[65];
+            bb_sim_episode_key(&w->rng_keys, key);
+            int rc = b->uniform ? bb_sim_policy_table(w->env, b, key, w->pi, w->set)
+                                : bb_sim_policy_resolve(w->env, w->pi, w->set, key,
+                                                        w->pi_episode);
+            if (rc != BB_OK) {
+                snprintf(why, whylen, "policy of episode %ld: %s", k + c, bb_strerror(rc));
+                return rc;
+            }
+            played = b->uniform ? w->pi : w->pi_episode;
+            bb_sim_eval_policy(w->env, played, w->set, w->vpi);
+            if (b->uniform)
+                w->cached = b->version;
+        }
+        int x1 = bb_sim_policy_play(w->env, played, w->set, &w->rng_env, w->cl[c].features,
+                                    w->cl[c].action, w->cl[c].reward);
+        r->regret[k + c] = w->vstar[x1] - w->vpi[x1];
+        r->switches[k + c] = w->switches;
+    }
+    return BB_OK;
+}
+
+/* Hands the round's n episodes to the engine, updating when due (Alg. 1
+ * line 6). BB_OK or the error, said in why. */
+static int feed_round(struct inproc *w, struct bb_sim_run *r, long k, long n, char *why,
+                      size_t whylen)
+{
+    char field[128] = "";
+    for (long c = 0; c < n; c++) {
+        struct bb_episode ep = {w->cl[c].features, w->cl[c].action, w->cl[c].reward};
+        int rc = bb_engine_add(w->eng, &ep, field, sizeof(field), why, whylen);
+        if (rc != BB_OK) {
+            size_t l = strlen(why);
+            snprintf(why + l, whylen - l, " (%s at episode %ld: %s)", field, k + c,
+                     bb_strerror(rc));
+            return rc;
+        }
+        if (!bb_engine_update_due(w->eng))
+            continue;
+        rc = bb_engine_update(w->eng);
+        if (rc == BB_ENOTPD) {
+            r->notpd++; /* the event of probability <= p: keep the old policy */
+        } else if (rc != BB_OK) {
+            snprintf(why, whylen, "update after episode %ld: %s", k + c, bb_strerror(rc));
+            return rc;
+        }
+    }
+    return BB_OK;
 }
 
 int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
 {
-    const struct bb_sim_env *env = r->env;
-    const int S = env->S, H = env->H;
     const long K = r->episodes;
-    const int N = r->clinics < 1 ? 1 : r->clinics;
-    struct bb_engine *eng = NULL;
-    struct bb_rng rng_engine, rng_env, rng_keys;
-    struct clinic *cl = NULL;
-    double *vstar = NULL, *vpi = NULL;
-    int *pi = NULL, *pi_episode = NULL, has_set = 0;
-    unsigned char *set = NULL;
+    struct inproc w = {.env = r->env, .N = r->clinics < 1 ? 1 : r->clinics, .cached = UINT64_MAX};
     int rc = BB_EINVAL;
-    char field[128] = "";
 
-    bb_rng_init_seeded(&rng_engine, r->seed);
-    bb_rng_init_seeded(&rng_env, r->seed ^ 0x9e3779b97f4a7c15ULL);
-    bb_rng_init_seeded(&rng_keys, r->seed ^ 0x6a09e667f3bcc909ULL);
+    bb_rng_init_seeded(&w.rng_engine, r->seed);
+    bb_rng_init_seeded(&w.rng_env, r->seed ^ 0x9e3779b97f4a7c15ULL);
+    bb_rng_init_seeded(&w.rng_keys, r->seed ^ 0x6a09e667f3bcc909ULL);
     if (K < 1) {
         snprintf(why, whylen, "the number of episodes must be >= 1");
         goto out;
     }
-    if ((rc = bb_sim_params(env, r->algo, &r->base, K, &r->params, why, whylen)) != BB_OK)
+    if ((rc = bb_sim_params(w.env, r->algo, &r->base, K, &r->params, why, whylen)) != BB_OK)
         goto out;
     rc = BB_ENOMEM;
     r->regret = calloc((size_t)K, sizeof(double));
     r->switches = calloc((size_t)K, sizeof(long));
-    vstar = malloc(sizeof(double) * (size_t)(H + 1) * S);
-    vpi = malloc(sizeof(double) * (size_t)(H + 1) * S);
-    pi = malloc(sizeof(int) * (size_t)H * S);
-    pi_episode = malloc(sizeof(int) * (size_t)H * S);
-    set = malloc((size_t)H * S * env->A);
-    cl = calloc((size_t)N, sizeof(*cl));
-    if (!r->regret || !r->switches || !vstar || !vpi || !pi || !pi_episode || !set || !cl)
+    if (!r->regret || !r->switches || inproc_alloc(&w) != BB_OK)
         goto out;
-    for (int c = 0; c < N; c++) {
-        cl[c].features = malloc(sizeof(double) * (size_t)H * env->A * env->d);
-        cl[c].action = malloc(sizeof(int) * (size_t)H);
-        cl[c].reward = malloc(sizeof(double) * (size_t)H);
-        if (!cl[c].features || !cl[c].action || !cl[c].reward)
-            goto out;
-    }
-    bb_sim_eval_optimal(env, vstar, NULL);
-    r->v_star = bb_sim_eval_initial(env, vstar);
+    bb_sim_eval_optimal(w.env, w.vstar, NULL);
+    r->v_star = bb_sim_eval_initial(w.env, w.vstar);
     if (r->algo == BB_SIM_RANDOM) {
-        bb_sim_eval_uniform(env, vpi);
-    } else if ((rc = bb_engine_new(&r->params, &rng_engine, &eng)) != BB_OK) {
+        bb_sim_eval_uniform(w.env, w.vpi);
+    } else if ((rc = bb_engine_new(&r->params, &w.rng_engine, &w.eng)) != BB_OK) {
         snprintf(why, whylen, "cannot create the engine: %s", bb_strerror(rc));
         goto out;
     }
 
     double t0 = now();
-    uint64_t cached = UINT64_MAX;
-    long switches = 0, step = K / 100 > 0 ? K / 100 : 1, next_report = step;
+    long step = K / 100 > 0 ? K / 100 : 1, next_report = step;
     for (long k = 0; k < K;) {
-        const int *table = NULL;
-        if (eng) {
-            /* Alg. 1 line 17: every clinic of the round acts on the
-             * current billboard; its table and exact value, once per version
-             * (per episode while it holds no data, below). */
-            const struct bb_billboard *b = bb_engine_billboard(eng);
-            if (b->version != cached && !b->uniform) {
-                if ((rc = bb_sim_policy_table(env, b, NULL, pi, set)) != BB_OK) {
-                    snprintf(why, whylen, "policy of billboard %llu: %s",
-                             (unsigned long long)b->version, bb_strerror(rc));
-                    goto out;
-                }
-                bb_sim_eval_policy(env, pi, set, vpi);
-                has_set = bb_sim_has_set(env, pi);
-                if (b->version != 0)
-                    switches++;
-                cached = b->version;
-            }
-            table = pi;
-        }
-        long n = K - k < N ? K - k : N;
-        for (long c = 0; c < n; c++) {
-            const struct bb_billboard *b = eng ? bb_engine_billboard(eng) : NULL;
-            const int *played = table;
-            if (b && (b->uniform || has_set)) {
-                /* One table per episode, valued exactly: with no data yet,
-                 * the random policies the clinic's episode draws
-                 * (proto/explore.c); after an update, its key's picks from
-                 * the plausible sets (bb_billboard_act_episode). */
-                char key[65];
-                bb_sim_episode_key(&rng_keys, key);
-                rc = b->uniform ? bb_sim_policy_table(env, b, key, pi, set)
-                                : bb_sim_policy_resolve(env, pi, set, key, pi_episode);
-                if (rc != BB_OK) {
-                    snprintf(why, whylen, "policy of episode %ld: %s", k + c, bb_strerror(rc));
-                    goto out;
-                }
-                played = b->uniform ? pi : pi_episode;
-                bb_sim_eval_policy(env, played, set, vpi);
-                if (b->uniform)
-                    cached = b->version;
-            }
-            int x1 = play(env, played, set, &rng_env, &cl[c]);
-            r->regret[k + c] = vstar[x1] - vpi[x1];
-            r->switches[k + c] = switches;
-        }
-        for (long c = 0; eng && c < n; c++) {
-            struct bb_episode ep = {cl[c].features, cl[c].action, cl[c].reward};
-            if ((rc = bb_engine_add(eng, &ep, field, sizeof(field), why, whylen)) != BB_OK) {
-                size_t l = strlen(why);
-                snprintf(why + l, whylen - l, " (%s at episode %ld: %s)", field, k + c,
-                         bb_strerror(rc));
-                goto out;
-            }
-            if (bb_engine_update_due(eng)) {
-                rc = bb_engine_update(eng);
-                if (rc == BB_ENOTPD) {
-                    r->notpd++; /* the event of probability <= p: keep the old policy */
-                } else if (rc != BB_OK) {
-                    snprintf(why, whylen, "update after episode %ld: %s", k + c, bb_strerror(rc));
-                    goto out;
-                }
-            }
-        }
+        long n = K - k < w.N ? K - k : w.N;
+        if ((w.eng && (rc = refresh_policy(&w, why, whylen)) != BB_OK) ||
+            (rc = play_round(&w, r, k, n, why, whylen)) != BB_OK ||
+            (w.eng && (rc = feed_round(&w, r, k, n, why, whylen)) != BB_OK))
+            goto out;
         k += n;
         if (r->progress && k >= next_report) {
             r->progress(r->progress_arg, k, K);
@@ -260,25 +302,11 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
         }
     }
     r->seconds = now() - t0;
-    r->updates = eng ? bb_engine_updates(eng) : 0;
+    r->updates = w.eng ? bb_engine_updates(w.eng) : 0;
     rc = BB_OK;
 out:
     if (rc != BB_OK)
         bb_sim_run_release(r);
-    for (int c = 0; cl && c < N; c++) {
-        free(cl[c].features);
-        free(cl[c].action);
-        free(cl[c].reward);
-    }
-    free(cl);
-    free(vstar);
-    free(vpi);
-    free(pi);
-    free(pi_episode);
-    free(set);
-    bb_engine_free(eng);
-    bb_rng_release(&rng_engine);
-    bb_rng_release(&rng_env);
-    bb_rng_release(&rng_keys);
+    inproc_release(&w);
     return rc;
 }

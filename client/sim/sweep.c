@@ -188,6 +188,95 @@ static int by_eps_then_mean(const void *a, const void *b)
     return (x->mean > y->mean) - (x->mean < y->mean);
 }
 
+/* Runs every cell that is not skipped in jobs processes, which write their
+ * results into cell (shared memory); returns when all have ended. */
+static void run_workers(const struct bb_sim_sweep *s, struct cell *cell, long n, int jobs)
+{
+    fflush(NULL);
+    for (int w = 0; w < jobs; w++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            for (long i = w; i < n; i += jobs)
+                if (cell[i].done != 2)
+                    run_cell(s, i, &cell[i]);
+            _exit(0);
+        }
+        if (pid < 0) /* no process to be had: run this share here */
+            for (long i = w; i < n; i += jobs)
+                if (cell[i].done != 2)
+                    run_cell(s, i, &cell[i]);
+    }
+    while (wait(NULL) > 0)
+        ;
+}
+
+/* One row per configuration and budget not skipped: the mean, sd and
+ * range of regret / random over the seeds; each run's CSV line on the
+ * way (out_csv may be NULL). Returns the number of rows, or -1. */
+static long summarise(const struct bb_sim_sweep *s, const struct cell *cell,
+                      char (*skip)[160], long nc, struct row *rows, FILE *out_csv)
+{
+    long nrows = 0;
+    if (out_csv)
+        fprintf(out_csv, "config,epsilon,env_seed,seed,regret,random_regret,ratio,updates,"
+                         "switches\n");
+    for (long c = 0; c < nc; c++)
+        for (int e = 0; e < s->neps; e++) {
+            if (skip[c * s->neps + e][0])
+                continue;
+            struct row *w = &rows[nrows++];
+            double sum = 0, sum2 = 0, reg = 0;
+            w->c = c, w->eps = s->eps[e], w->lo = INFINITY, w->hi = -INFINITY;
+            char label[256];
+            struct bb_params p = s->base;
+            if (apply(s, c, &p, label, sizeof(label)) != BB_OK)
+                return -1;
+            for (int ei = 0; ei < s->nenv; ei++)
+                for (int si = 0; si < s->nseed; si++) {
+                    long i = ((c * s->neps + e) * s->nenv + ei) * s->nseed + si;
+                    double ratio = cell[i].regret / cell[i].random;
+                    sum += ratio, sum2 += ratio * ratio, reg += cell[i].regret;
+                    w->lo = fmin(w->lo, ratio), w->hi = fmax(w->hi, ratio);
+                    if (out_csv)
+                        fprintf(out_csv, "\"%s\",%g,%ld,%ld,%.6g,%.6g,%.6g,%ld,%ld\n", label,
+                                s->eps[e], s->env_seed[ei], s->seed[si], cell[i].regret,
+                                cell[i].random, ratio, cell[i].updates, cell[i].switches);
+                }
+            w->mean = sum / (double)(s->nenv * s->nseed);
+            double var = (sum2 - sum * w->mean) / (double)(s->nenv * s->nseed - 1);
+            w->sd = s->nenv * s->nseed > 1 && var > 0 ? sqrt(var) : 0;
+            w->regret = reg / (double)(s->nenv * s->nseed);
+        }
+    return nrows;
+}
+
+/* The Markdown table of rows (sorted here), then what was skipped. */
+static void print_table(const struct bb_sim_sweep *s, struct row *rows, long nrows,
+                        char (*skip)[160], long nc, FILE *out_md)
+{
+    qsort(rows, (size_t)nrows, sizeof(*rows), by_eps_then_mean);
+    fprintf(out_md,
+            "| ε | configuration | regret / random, mean | sd | min | max | mean regret |\n"
+            "|---|---|---|---|---|---|---|\n");
+    for (long i = 0; i < nrows; i++) {
+        char label[256];
+        struct bb_params p = s->base;
+        if (apply(s, rows[i].c, &p, label, sizeof(label)) != BB_OK)
+            continue;
+        fprintf(out_md, "| %g | %s | %.3f | %.3f | %.3f | %.3f | %.0f |\n", rows[i].eps, label,
+                rows[i].mean, rows[i].sd, rows[i].lo, rows[i].hi, rows[i].regret);
+    }
+    for (long c = 0; c < nc; c++)
+        for (int e = 0; e < s->neps; e++)
+            if (skip[c * s->neps + e][0]) {
+                char label[256];
+                struct bb_params p = s->base;
+                if (apply(s, c, &p, label, sizeof(label)) == BB_OK)
+                    fprintf(out_md, "\nskipped: ε = %g, %s: %s\n", s->eps[e], label,
+                            skip[c * s->neps + e]);
+            }
+}
+
 int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, char *why,
                      size_t whylen)
 {
@@ -214,22 +303,7 @@ int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, 
     for (long i = 0; i < n; i++)
         if (skip[i / s->nseed / s->nenv][0]) /* = configuration * neps + budget */
             cell[i].done = 2;
-    fflush(NULL);
-    for (int w = 0; w < jobs; w++) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            for (long i = w; i < n; i += jobs)
-                if (cell[i].done != 2)
-                    run_cell(s, i, &cell[i]);
-            _exit(0);
-        }
-        if (pid < 0) /* no process to be had: run this share here */
-            for (long i = w; i < n; i += jobs)
-                if (cell[i].done != 2)
-                    run_cell(s, i, &cell[i]);
-    }
-    while (wait(NULL) > 0)
-        ;
+    run_workers(s, cell, n, jobs);
     for (long i = 0; i < n; i++)
         if (cell[i].done != 1 && cell[i].done != 2) {
             snprintf(why, whylen, "run %ld: %s", i,
@@ -237,62 +311,14 @@ int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, 
             rc = BB_EINVAL;
             goto out;
         }
+    rc = BB_ENOMEM;
     if (!(rows = calloc((size_t)(nc * s->neps), sizeof(*rows))))
         goto out;
-    if (out_csv)
-        fprintf(out_csv, "config,epsilon,env_seed,seed,regret,random_regret,ratio,updates,"
-                         "switches\n");
-    long nrows = 0;
-    for (long c = 0; c < nc; c++)
-        for (int e = 0; e < s->neps; e++) {
-            if (skip[c * s->neps + e][0])
-                continue;
-            struct row *w = &rows[nrows++];
-            double sum = 0, sum2 = 0, reg = 0;
-            w->c = c, w->eps = s->eps[e], w->lo = INFINITY, w->hi = -INFINITY;
-            char label[256];
-            struct bb_params p = s->base;
-            if (apply(s, c, &p, label, sizeof(label)) != BB_OK) {
-                rc = BB_EINVAL;
-                goto out;
-            }
-            for (int ei = 0; ei < s->nenv; ei++)
-                for (int si = 0; si < s->nseed; si++) {
-                    long i = ((c * s->neps + e) * s->nenv + ei) * s->nseed + si;
-                    double ratio = cell[i].regret / cell[i].random;
-                    sum += ratio, sum2 += ratio * ratio, reg += cell[i].regret;
-                    w->lo = fmin(w->lo, ratio), w->hi = fmax(w->hi, ratio);
-                    if (out_csv)
-                        fprintf(out_csv, "\"%s\",%g,%ld,%ld,%.6g,%.6g,%.6g,%ld,%ld\n", label,
-                                s->eps[e], s->env_seed[ei], s->seed[si], cell[i].regret,
-                                cell[i].random, ratio, cell[i].updates, cell[i].switches);
-                }
-            w->mean = sum / (double)(s->nenv * s->nseed);
-            double var = (sum2 - sum * w->mean) / (double)(s->nenv * s->nseed - 1);
-            w->sd = s->nenv * s->nseed > 1 && var > 0 ? sqrt(var) : 0;
-            w->regret = reg / (double)(s->nenv * s->nseed);
-        }
-    qsort(rows, (size_t)nrows, sizeof(*rows), by_eps_then_mean);
-    fprintf(out_md,
-            "| ε | configuration | regret / random, mean | sd | min | max | mean regret |\n"
-            "|---|---|---|---|---|---|---|\n");
-    for (long i = 0; i < nrows; i++) {
-        char label[256];
-        struct bb_params p = s->base;
-        if (apply(s, rows[i].c, &p, label, sizeof(label)) != BB_OK)
-            continue;
-        fprintf(out_md, "| %g | %s | %.3f | %.3f | %.3f | %.3f | %.0f |\n", rows[i].eps, label,
-                rows[i].mean, rows[i].sd, rows[i].lo, rows[i].hi, rows[i].regret);
-    }
-    for (long c = 0; c < nc; c++)
-        for (int e = 0; e < s->neps; e++)
-            if (skip[c * s->neps + e][0]) {
-                char label[256];
-                struct bb_params p = s->base;
-                if (apply(s, c, &p, label, sizeof(label)) == BB_OK)
-                    fprintf(out_md, "\nskipped: ε = %g, %s: %s\n", s->eps[e], label,
-                            skip[c * s->neps + e]);
-            }
+    long nrows = summarise(s, cell, skip, nc, rows, out_csv);
+    rc = BB_EINVAL;
+    if (nrows < 0)
+        goto out;
+    print_table(s, rows, nrows, skip, nc, out_md);
     rc = BB_OK;
 out:
     free(skip);

@@ -74,12 +74,13 @@
 #ifndef BILLBOARD_CLIENT_H
 #define BILLBOARD_CLIENT_H
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "billboard/billboard.h"
+#include "billboard/clinic.h"
 #include "billboard/codec.h"
+#include "billboard/config_info.h"
 #include "billboard/episode.h"
 #include "billboard/err.h"
 
@@ -278,12 +279,30 @@ int bb_client_episode_load(struct bb_client *c, int64_t id, struct bb_episode_bu
 /* Counts of the state store: open episodes and finished unsent ones. */
 int bb_client_pending(struct bb_client *c, long *open, long *unsent) BB_WARN_UNUSED;
 
-/* Every episode of the state store, oldest first: *out (caller owns) is a
- * JSON array of {"id", "state": "open"|"unsent"|"sent"|"rejected", "steps",
- * "H", "billboard_version", "episode": the daemon's index k or null,
- * "created": RFC 3339 UTC time to the second ("2026-11-23T15:04:05Z"),
- * "reason": why the daemon refused it, or null}. */
-int bb_client_episodes(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
+/* One episode of the state store, as bb_client_episodes lists it. */
+struct bb_client_episode_row {
+    int64_t id;                /* local id */
+    const char *state;         /* static: "open", "unsent", "sent" or "rejected" */
+    int steps, H;              /* steps recorded so far, of H */
+    int64_t billboard_version; /* the version its policy used */
+    int64_t episode;           /* the daemon's index k; -1 until acknowledged */
+    char created[32];          /* RFC 3339 UTC to the second, "2026-11-23T15:04:05Z" */
+    char *reason;              /* owned: why the daemon refused it; NULL if it did not */
+};
+
+/* The episodes of the state store; rows owned (n entries). */
+struct bb_client_episode_list {
+    size_t n;
+    struct bb_client_episode_row *rows;
+};
+
+/* Frees l's rows and empties it. NULL is a no-op. */
+void bb_client_episode_list_release(struct bb_client_episode_list *l);
+
+/* Every episode of the state store, oldest first, into *out (empty or
+ * released by the caller; the caller releases it afterwards, also on
+ * error). */
+int bb_client_episodes(struct bb_client *c, struct bb_client_episode_list *out) BB_WARN_UNUSED;
 
 /* Deletes from the state store every episode the daemon has acknowledged,
  * features and all (data minimisation: the daemon holds them now). Open,
@@ -309,15 +328,27 @@ int bb_client_flush(struct bb_client *c, bb_client_progress_fn progress, void *u
 /* ------------------------------------------------------------------ */
 /* Public information                                                  */
 
-/* GET /v1/privacy and GET /v1/config: the parsed JSON object in *out, a new
- * reference the caller owns (json_decref). */
-int bb_client_privacy(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
-int bb_client_config(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
+/* GET /v1/privacy decoded into *out (overwritten on success;
+ * billboard/privacy.h). BB_EPROTO, with the reason in the last answer's
+ * detail, if the answer is not a privacy budget. */
+int bb_client_privacy(struct bb_client *c, struct bb_privacy_budget *out) BB_WARN_UNUSED;
 
-/* GET /v1/privacy decoded by bb_privacy_budget_from_json into *out
- * (borrowed, filled on success). BB_EPROTO, with the reason in the last
- * answer's detail, if the answer is not a privacy budget. */
-int bb_client_privacy_budget(struct bb_client *c, struct bb_privacy_budget *out) BB_WARN_UNUSED;
+/* GET /v1/config decoded into *out (zeroed or released by the caller; the
+ * caller releases it with bb_config_info_release afterwards, also on error;
+ * billboard/config_info.h). BB_EPROTO, with the reason in the last answer's
+ * detail, if the answer is not a configuration. */
+int bb_client_config(struct bb_client *c, struct bb_config_info *out) BB_WARN_UNUSED;
+
+/* Whether the A feature rows (A x d, row-major) lie in the feature set
+ * the deployment declared ("features" of GET /v1/config: ball, simplex or
+ * onehot), as the daemon will check them at submit. The set is the one the
+ * state file keeps (every bb_client_config keeps it), else fetched once.
+ * BB_OK also when the set cannot be learnt (the daemon still checks);
+ * BB_EINVAL with title "invalid features" and the daemon's words as detail
+ * ("/features/1: feature 0 is negative; ..."). bb_client_episode_step
+ * checks each step the same way, against the kept set only. */
+int bb_client_check_features(struct bb_client *c, const double *features, int A,
+                             int d) BB_WARN_UNUSED;
 
 /* The sizes of the deployment, from GET /v1/config. */
 int bb_client_sizes(struct bb_client *c, int *H, int *A, int *d) BB_WARN_UNUSED;
@@ -325,15 +356,17 @@ int bb_client_sizes(struct bb_client *c, int *H, int *A, int *d) BB_WARN_UNUSED;
 /* ------------------------------------------------------------------ */
 /* Administration (needs bb_client_set_admin_token)                    */
 
-/* POST /v1/clinics {"name": name}: *out receives the daemon's answer (caller
- * owns; it holds the clinic id and its token, shown only this once — the
- * caller should store it and json_decref promptly). Not retried. Times in
- * the daemon's answers ("created", "revoked") are Unix seconds, as the API
- * sends them. */
-int bb_client_clinic_add(struct bb_client *c, const char *name, json_t **out) BB_WARN_UNUSED;
+/* POST /v1/clinics {"name": name (borrowed)}: *out receives the new
+ * clinic (billboard/clinic.h) with its token, which the daemon shows only
+ * this once: the caller should store it and wipe out->token promptly
+ * (sodium_memzero). Not retried. Times ("created", "revoked") are Unix
+ * seconds, as the API sends them. */
+int bb_client_clinic_add(struct bb_client *c, const char *name,
+                         struct bb_clinic *out) BB_WARN_UNUSED;
 
-/* GET /v1/clinics: *out receives the list (caller owns). */
-int bb_client_clinic_list(struct bb_client *c, json_t **out) BB_WARN_UNUSED;
+/* GET /v1/clinics into *out (empty or released by the caller; the caller
+ * releases it with bb_clinic_list_release afterwards, also on error). */
+int bb_client_clinic_list(struct bb_client *c, struct bb_clinic_list *out) BB_WARN_UNUSED;
 
 /* DELETE /v1/clinics/{id}: revokes clinic id (borrowed string). */
 int bb_client_clinic_revoke(struct bb_client *c, const char *id) BB_WARN_UNUSED;

@@ -21,11 +21,9 @@
  *             (billboard_version optional; absent or null: the current one)
  *   response  {"action": a, "q": [A numbers], "billboard_version": v}
  *
- * Privacy budget (GET /v1/privacy):
- *   {"private", "rho", "epsilon", "delta", "rho_spent", "rho_remaining",
- *    "gram": {"rho", "spent", "remaining"}, "y": {"rho", "spent", "remaining"},
- *    "updates", "max_updates", "episodes", "max_episodes", "billboard_version"}
- *   with infinite values (non-private runs) as null.
+ * The privacy budget (GET /v1/privacy): billboard/privacy.h; the
+ * configuration (GET /v1/config): billboard/config_info.h; the clinics
+ * (/v1/clinics): billboard/clinic.h.
  *
  * Every decoder rejects duplicate keys, NaN, Infinity and numbers that
  * overflow a double as BB_EPROTO.
@@ -39,6 +37,7 @@
 #include "billboard/billboard.h"
 #include "billboard/episode.h"
 #include "billboard/err.h"
+#include "billboard/privacy.h"
 
 /* Canonical JSON of b. Returns a NUL-terminated buffer the caller owns
  * (free()), its length in *len; NULL on ENOMEM. */
@@ -142,37 +141,5 @@ char *bb_recommend_resp_to_json(int action, const double *q, int A, uint64_t ver
  * in why) unless action is an integer in [0, A) and q holds A numbers. */
 int bb_recommend_resp_from_json(const char *buf, size_t len, int A, int *action, double *q,
                                 uint64_t *version, char *why, size_t whylen) BB_WARN_UNUSED;
-
-/* --- the privacy budget ----------------------------------------------- */
-
-/* One share of the budget (the Gram matrices' or y's). */
-struct bb_privacy_share {
-    double rho, spent, remaining;
-    char mechanism[32]; /* "tree", "tree-honaker", "grid", "grid-sqrt"; "gaussian" for y ("" = not sent) */
-    double sigma;       /* its noise scale per noised value (0 = not private) */
-    long releases;      /* Gram: release points R; y: N_max */
-    char detail[64];    /* mechanism parameters in words, e.g. "g=1.5 k0=1" */
-};
-
-/* What GET /v1/privacy reports; infinite values are INFINITY. */
-struct bb_privacy_budget {
-    int is_private;
-    double rho, epsilon, delta, rho_spent, rho_remaining;
-    struct bb_privacy_share gram, y;
-    long updates, max_updates;   /* charged so far, N_max */
-    long episodes, max_episodes; /* stored so far, K_max */
-    long billboard_version;      /* of the billboard served */
-    long restores;               /* restores from a backup (ledger.h) */
-    double rho_restored_gram;    /* what they charged; in gram.spent, y.spent */
-    double rho_restored_y;
-};
-
-/* JSON of p; caller frees; NULL on ENOMEM. */
-char *bb_privacy_budget_to_json(const struct bb_privacy_budget *p, size_t *len);
-
-/* Parses a budget (null reads as INFINITY). BB_EPROTO (reason in why, may
- * be NULL) if a field is missing or of the wrong type. */
-int bb_privacy_budget_from_json(const char *buf, size_t len, struct bb_privacy_budget *out,
-                                char *why, size_t whylen) BB_WARN_UNUSED;
 
 #endif

@@ -3,7 +3,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -12,29 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "noise.h"
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || isnan(v))
-        return BB_EINVAL;
-    *out = v;
-    return BB_OK;
-}
-
-static int parse_long(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0')
-        return BB_EINVAL;
-    *out = v;
-    return BB_OK;
-}
 
 static int bad(char *why, size_t whylen, const char *name, const char *value)
 {
@@ -125,7 +103,7 @@ int bb_config_option(struct bb_params *p, const char *name, const char *value, c
     switch (o->kind) {
     case K_INT:
     case K_LONG:
-        if (parse_long(value, &l) != BB_OK || l < o->lo || l > o->hi)
+        if (bb_parse_long(value, &l) != BB_OK || l < o->lo || l > o->hi)
             return bad(why, whylen, name, value);
         if (o->kind == K_INT)
             *(int *)field = (int)l;
@@ -136,7 +114,7 @@ int bb_config_option(struct bb_params *p, const char *name, const char *value, c
     case K_DOUBLE_AUTO:
         if (o->kind == K_DOUBLE_AUTO && strcmp(value, "auto") == 0)
             x = 0;
-        else if (parse_double(value, &x) != BB_OK || (o->kind == K_DOUBLE_AUTO && x == 0))
+        else if (bb_parse_double(value, &x) != BB_OK || (o->kind == K_DOUBLE_AUTO && x == 0))
             return bad(why, whylen, name, value);
         *(double *)field = x;
         return BB_OK;
@@ -348,85 +326,3 @@ const char *bb_config_usage(void)
     return usage_text;
 }
 
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *bb_config_to_json(const struct bb_params *p)
-{
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    int rc = 0;
-    rc |= json_object_set_new(o, "H", json_integer(p->H));
-    rc |= json_object_set_new(o, "d", json_integer(p->d));
-    rc |= json_object_set_new(o, "A", json_integer(p->A));
-    rc |= json_object_set_new(o, "K_max", json_integer(p->K_max));
-    rc |= json_object_set_new(o, "private", json_boolean(p->is_private));
-    rc |= json_object_set_new(o, "calibration", json_string(bb_calibration_name(p->calibration)));
-    rc |= json_object_set_new(o, "mechanism", json_string(bb_mechanism_name(p->mechanism)));
-    rc |= json_object_set_new(o, "release_base", json_real(p->release_base));
-    rc |= json_object_set_new(o, "release_start", json_real(p->release_start));
-    rc |= json_object_set_new(o, "releases", json_integer(p->releases));
-    rc |= json_object_set_new(o, "shift_bound", json_string(bb_bound_name(p->shift_bound)));
-    rc |= json_object_set_new(o, "shift_scale", json_real(p->shift_scale));
-    rc |= json_object_set_new(o, "indefinite", json_string(bb_indefinite_name(p->indefinite)));
-    rc |= json_object_set_new(o, "value_clip", json_string(bb_value_clip_name(p->value_clip)));
-    rc |=
-        json_object_set_new(o, "prior_policy", json_string(bb_prior_policy_name(p->prior_policy)));
-    rc |= json_object_set_new(o, "sens_factor", json_real(p->sens_factor));
-    rc |= json_object_set_new(o, "prefix_sd", json_real(p->prefix_sd));
-    rc |= json_object_set_new(o, "update_rule", json_string(bb_update_rule_name(p->update_rule)));
-    rc |= json_object_set_new(o, "rho", num(p->rho));
-    rc |= json_object_set_new(o, "epsilon", num(p->epsilon));
-    rc |= json_object_set_new(o, "conversion", json_string(bb_conversion_name(p->conversion)));
-    rc |= json_object_set_new(
-        o, "epsilon_cks",
-        num(p->is_private ? bb_epsilon_from_rho_cks(p->rho, p->delta) : INFINITY));
-    rc |=
-        json_object_set_new(o, "epsilon_bun_steinke",
-                            num(p->is_private ? bb_epsilon_from_rho(p->rho, p->delta) : INFINITY));
-    rc |= json_object_set_new(o, "delta", json_real(p->delta));
-    rc |= json_object_set_new(o, "gram_share", json_real(p->gram_share));
-    rc |= json_object_set_new(o, "rho_gram", num(p->rho_gram));
-    rc |= json_object_set_new(o, "rho_y", num(p->rho_y));
-    rc |= json_object_set_new(o, "failure_prob", json_real(p->failure_prob));
-    rc |= json_object_set_new(o, "update_ratio", json_real(p->update_ratio));
-    rc |= json_object_set_new(o, "beta", json_real(p->beta));
-    rc |= json_object_set_new(o, "L", json_integer(p->L));
-    rc |= json_object_set_new(o, "sigma_gram", json_real(p->sigma_gram));
-    rc |= json_object_set_new(o, "shift", json_real(p->shift));
-    rc |= json_object_set_new(o, "ridge", json_real(p->ridge));
-    rc |= json_object_set_new(o, "max_updates", json_integer(p->max_updates));
-    rc |= json_object_set_new(o, "sigma_y", json_real(p->sigma_y));
-    rc |= json_object_set_new(o, "grid_gram", json_real(p->grid_gram));
-    rc |= json_object_set_new(o, "grid_y", json_real(p->grid_y));
-    rc |= json_object_set_new(o, "sigma_gram_drawn", json_real(p->sigma_gram_eff));
-    rc |= json_object_set_new(o, "sigma_y_drawn", json_real(p->sigma_y_eff));
-    rc |= json_object_set_new(o, "y_exponent", json_real(p->y_exponent));
-    json_t *steps = json_array();
-    for (int h = 0; steps && h < p->H; h++)
-        rc |= json_array_append_new(steps, json_real(bb_params_sigma_y_drawn_step(p, h)));
-    rc |= json_object_set_new(o, "sigma_y_drawn_step", steps);
-    rc |= json_object_set_new(o, "prior_value", json_real(p->prior_value));
-    json_t *prior = json_array();
-    for (int h = 0; prior && h < p->H; h++)
-        rc |= json_array_append_new(prior, json_real(bb_params_prior_target(p, h)));
-    rc |= json_object_set_new(o, "prior_target_step", prior);
-    rc |= json_object_set_new(o, "features", json_string(bb_features_name(p->features)));
-    rc |= json_object_set_new(o, "next_value_bound", json_boolean(bb_params_next_bound(p)));
-    const double pair = bb_params_y_pair(p); /* the bound in force */
-    rc |= json_object_set_new(o, "y_sensitivity",
-                              json_string(pair < 1.5   ? "centred"
-                                          : pair < 2.0 ? "nonnegative"
-                                                       : "triangle"));
-    rc |= json_object_set_new(o, "y_centre", json_real(bb_params_y_centre(p)));
-    rc |= json_object_set_new(o, "plausible", json_real(p->plausible_z));
-    rc |= json_object_set_new(o, "plausible_floor", json_real(p->plausible_floor));
-    if (rc) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}

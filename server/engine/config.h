@@ -53,8 +53,4 @@ void bb_config_keep_pinned(struct bb_params *t, const struct bb_params *stored);
 /* Help text for the configuration flags, for --help. Static. */
 const char *bb_config_usage(void);
 
-/* New JSON object of the public configuration and every derived constant
- * (infinite values as null). Caller owns the reference. NULL on ENOMEM. */
-json_t *bb_config_to_json(const struct bb_params *p);
-
 #endif

@@ -3,8 +3,7 @@
  */
 #include "features.h"
 
-#include <stdio.h>
-
+#include "featureset.h"
 #include "paramset.h"
 
 int bb_params_simplex_rows(const struct bb_params *p)
@@ -21,36 +20,7 @@ int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char 
 {
     if (!bb_params_simplex_rows(p))
         return 1;
-    const int onehot = p->features == BB_FEATURES_ONEHOT;
-    const char *set = onehot ? "onehot (every entry >= 0, their sum <= 1, at most one nonzero)"
-                             : "simplex (every entry >= 0, their sum <= 1)";
-    double sum = 0;
-    int nonzero = 0;
-    for (int j = 0; j < p->d; j++) {
-        if (phi[j] < 0) {
-            if (why && whylen)
-                snprintf(why, whylen,
-                         "feature %d is negative; this billboard's features are declared %s", j,
-                         set);
-            return 0;
-        }
-        sum += phi[j];
-        nonzero += phi[j] != 0;
-    }
-    if (sum > 1.0 + BB_SIMPLEX_SLACK) {
-        if (why && whylen)
-            snprintf(why, whylen,
-                     "feature row sums to %.12g; this billboard's features are declared %s", sum,
-                     set);
-        return 0;
-    }
-    if (onehot && nonzero > 1) {
-        if (why && whylen)
-            snprintf(why, whylen,
-                     "feature row has %d nonzero entries; this billboard's features are "
-                     "declared %s",
-                     nonzero, set);
-        return 0;
-    }
-    return 1;
+    enum bb_feature_set set =
+        p->features == BB_FEATURES_ONEHOT ? BB_FEATURE_SET_ONEHOT : BB_FEATURE_SET_SIMPLEX;
+    return bb_feature_row_in_set(set, phi, p->d, why, whylen);
 }

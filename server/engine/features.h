@@ -10,7 +10,9 @@
 
 struct bb_params;
 
-/* Rows count as in the simplex up to this rounding of their sum. */
+/* The next-value bound's margin over the simplex's corners (lsvi.h), for
+ * the rounding of computing it; the rows themselves are checked exactly
+ * (bb_params_feature_row_ok). */
 #define BB_SIMPLEX_SLACK 1e-9
 
 /* Whether the declared rows lie in the simplex: BB_FEATURES_SIMPLEX or
@@ -22,7 +24,7 @@ int bb_params_simplex_rows(const struct bb_params *p);
 int bb_params_diagonal_gram(const struct bb_params *p);
 
 /* Whether a feature row lies in the declared set beyond the unit ball: for
- * simplex rows, every entry >= 0 and their sum <= 1 + BB_SIMPLEX_SLACK; for
+ * simplex rows, every entry >= 0 and their exact real sum <= 1; for
  * BB_FEATURES_ONEHOT also at most one entry nonzero; always for
  * BB_FEATURES_BALL. The reason into why. */
 int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char *why,

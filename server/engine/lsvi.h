@@ -94,9 +94,10 @@ struct bb_lsvi_job {
 
 /* B = (1 + BB_SIMPLEX_SLACK) max(0, max_j (u_j + beta sqrt((Lambda^-1)_jj))):
  * the largest x^T u + beta ||x||_{Lambda^-1} over rows x >= 0 with
- * sum x <= 1 + BB_SIMPLEX_SLACK, a convex function whose maximum over that
- * polytope is at a corner, 0 or (1 + slack) e_j. l: the lower Cholesky
- * factor of Lambda; eye: the d x d identity; sq, q: d*d and d of scratch. */
+ * sum x <= 1, a convex function whose maximum over that polytope is at a
+ * corner, 0 or e_j, with a margin for the rounding of computing it. l: the
+ * lower Cholesky factor of Lambda; eye: the d x d identity; sq, q: d*d and
+ * d of scratch. */
 double bb_lsvi_next_bound(int d, const double *l, const double *u, double beta,
                           const double *eye, double *sq, double *q);
 

@@ -99,8 +99,10 @@ static __int128 floor_div(__int128 a, __int128 b)
 }
 
 /* The level-j estimate of one entry, in grid units (exact integers):
- * round half up of (2^j z + (2^j - 1)(l + r)) / (2^{j+1} - 1). Adding an
- * integer m to z, l and r at once (a node sum on the grid) adds exactly m. */
+ * round half up of (2^j z + (2^j - 1)(l + r)) / (2^{j+1} - 1). Adding
+ * integers m_l to l, m_r to r and their sum m_l + m_r to z (the children's
+ * sums on the grid, and the node's, which is theirs added) adds exactly
+ * m_l + m_r: the numerator grows by (2^{j+1} - 1)(m_l + m_r). */
 static int64_t estimate(int j, int64_t z, int64_t l, int64_t r)
 {
     const __int128 w = (__int128)1 << j, den = 2 * w - 1;

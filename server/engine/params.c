@@ -10,6 +10,7 @@
  */
 #include "params.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -232,9 +233,34 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
         else
             p->rho = bb_conversion_rho(p->conversion, p->epsilon, p->delta);
     }
-    if (p->release_start != 0)
-        return derive_at(p, why, whylen);
-    return derive_auto_start(p, why, whylen);
+    int rc = p->release_start != 0 ? derive_at(p, why, whylen)
+                                   : derive_auto_start(p, why, whylen);
+    if (rc == BB_OK && p->K_max > bb_params_exact_k_max(p)) {
+        if (why && whylen)
+            snprintf(why, whylen,
+                     "max episodes K_max %ld exceeds %ld, the most at which this "
+                     "configuration's Gram sums stay exact on their grid (docs/PRIVACY.md §5)",
+                     p->K_max, bb_params_exact_k_max(p));
+        return BB_EINVAL;
+    }
+    return rc;
+}
+
+long bb_params_exact_k_max(const struct bb_params *p)
+{
+    if (!p->is_private || !(p->grid_gram > 0))
+        return LONG_MAX;
+    /* Sums of snapped entries, each |.| <= 1: exact below 2^53 g. */
+    double k = ldexp(p->grid_gram, 53);
+    if (p->mechanism == BB_MECH_GRID_SQRT) {
+        /* (C x)_t: G products summed, error <= gamma_G sum |c x| <=
+         * gamma_G K_max (c_l <= 1), gamma_G = G u / (1 - G u). */
+        const double u = 0x1p-53, G = (double)p->releases;
+        const double gamma = G * u / (1.0 - G * u);
+        if (p->grid_gram / 2.0 / gamma < k)
+            k = p->grid_gram / 2.0 / gamma;
+    }
+    return k >= 0x1p62 ? LONG_MAX : (long)floor(k);
 }
 
 /* Non-private LSVI-UCB through the same code: no noise, ridge 1. */

@@ -37,6 +37,15 @@
 #define BB_RELEASE_START_CAP        5
 
 
+/* The largest K_max at which the exactness premise of docs/PRIVACY.md §5
+ * holds on p's derived Gram grid g: every sum of snapped Gram entries
+ * (each |.| <= 1, at most K_max of them) below 2^53 g, so exact; with
+ * grid-sqrt also the floating-point error of (C x)_t, at most
+ * gamma_G K_max (gamma_G = G u / (1 - G u), u = 2^-53), within the g / 2
+ * its inflation allows. LONG_MAX without noise. bb_params_derive refuses a
+ * K_max above it. */
+long bb_params_exact_k_max(const struct bb_params *p);
+
 /* Fills p with the defaults (f = 0.2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
  * corrected calibration, rare switching, mechanism auto on a g = 1.5 grid,
  * tight shift bound at scale auto (0.25, or 0.4 with onehot rows), its ridge

@@ -216,9 +216,13 @@ check '{"sigma_y": 21.51237580, "max_updates": 12, "y_centre": 0}' \
 check '{"sigma_y": 30.42309362, "max_updates": 12}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000 \
     --y-sensitivity triangle
-for f in simplex:centred onehot:centred ball:triangle; do
+# The bound reported is the one in force, whatever was asked for.
+for f in simplex:centred onehot:centred ball:triangle "simplex --y-sensitivity nonnegative:nonnegative" \
+    "onehot --y-sensitivity nonnegative:nonnegative" "simplex --y-sensitivity triangle:triangle" \
+    "ball --y-sensitivity nonnegative:triangle"; do
+    # shellcheck disable=SC2086 # the feature set, maybe a flag and its value
     [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
-        --features "${f%%:*}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["y_sensitivity"])')" = "${f##*:}" ] ||
+        --features ${f%%:*} | python3 -c 'import json,sys; print(json.load(sys.stdin)["y_sensitivity"])')" = "${f##*:}" ] ||
         { echo "--features ${f%%:*} does not give the ${f##*:} bound" >&2; exit 1; }
 done
 check '{"max_updates": 10}' \

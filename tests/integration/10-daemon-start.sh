@@ -119,6 +119,8 @@ if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitiv
     fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity and indefinite: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
+# ... which had no derived parameters stored either (23-pinned-params.sh).
+sqlite3 "$TMP/pin.db" "DELETE FROM meta WHERE key = 'derived'"
 : >"$TMP/daemon.log"
 DB="$TMP/pin.db" start_daemon "${PIN[@]}"
 req GET /v1/config

@@ -172,14 +172,28 @@ expect_pointer "$want"
 grep -q "negative" "$TMP/body" || fail "unclear message: $(cat "$TMP/body")"
 post s422b "$(mutate '
 for s in e["steps"]:
-    s["features"] = [[abs(x) / sum(map(abs, f)) for x in f] for f in s["features"]]
+    s["features"] = [[0.9 * abs(x) / sum(map(abs, f)) for x in f] for f in s["features"]]
 e["steps"][2]["features"][1] = [0.6, 0.6, 0, 0]')"
 expect_pointer /steps/2/features/1
 grep -q "sums to 1.2" "$TMP/body" || fail "unclear message: $(cat "$TMP/body")"
 [ "$(snapshot)" = "$before" ] || fail "a refused simplex row changed the state"
+# The exact sum of the doubles sent counts, not a rounded one: 1 + 1e-9 is
+# refused (as five 0.2 would be: each is above 1/5 as a double);
+# 0.1, 0.2, 0.7 and three 1/3 (below 1 as doubles) go in (docs/PRIVACY.md
+# §3.3, "Which rows are in the simplex").
+post s422c "$(mutate '
+for s in e["steps"]:
+    s["features"] = [[0.9 * abs(x) / sum(map(abs, f)) for x in f] for f in s["features"]]
+e["steps"][1]["features"][0] = [0.5, 0.5, 1e-9, 0]')"
+expect_pointer /steps/1/features/0
+grep -q "feature row sums to 1.000000001; this billboard.s features are declared simplex (every entry >= 0, their sum <= 1)" "$TMP/body" ||
+    fail "message: $(cat "$TMP/body")"
+[ "$(snapshot)" = "$before" ] || fail "a refused simplex row changed the state"
 post s201 "$(mutate '
 for s in e["steps"]:
-    s["features"] = [[0.9 * abs(x) / sum(map(abs, f)) for x in f] for f in s["features"]]')"
+    s["features"] = [[0.9 * abs(x) / sum(map(abs, f)) for x in f] for f in s["features"]]
+e["steps"][0]["features"][0] = [0.1, 0.2, 0.7, 0]
+e["steps"][0]["features"][1] = [1 / 3, 1 / 3, 1 / 3, 0]')"
 expect_status 201
 stored_one simplex
 req GET /v1/privacy

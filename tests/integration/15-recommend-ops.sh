@@ -125,8 +125,31 @@ req GET /livez
 expect_status 200
 req GET /readyz
 expect_status 200
+# /metrics is the operator's: counts and durations are not DP outputs.
 req GET /metrics
+expect_problem 401
+[ "$(header WWW-Authenticate)" = Bearer ] || fail "401 on /metrics without WWW-Authenticate: Bearer"
+req GET /metrics -H "Authorization: Bearer $tok"
+expect_problem 403
+req PUT /v1/billboard
+expect_problem 405
+req GET /metrics -H "Authorization: Bearer $ADMIN"
 expect_status 200
+# Each status under its own code: the 405 under its route, the 401 and 403
+# of /metrics itself; latency histograms per route; build and process facts.
+grep -q '^billboard_http_requests_total{route="/v1/billboard",method="other",code="405"} 1$' \
+    "$TMP/body" || fail "405: $(grep requests_total "$TMP/body")"
+grep -q '^billboard_http_requests_total{route="/metrics",method="GET",code="403"} 1$' "$TMP/body" ||
+    fail "403 of /metrics not counted"
+grep -q 'code="other"' "$TMP/body" && fail "a status counted as other"
+grep -q '^billboard_http_request_duration_seconds_bucket{route="/v1/episodes",method="POST",le="+Inf"} 30$' \
+    "$TMP/body" || fail "latency histogram: $(grep duration_seconds_count "$TMP/body")"
+grep -q '^billboard_update_duration_seconds_bucket{le="+Inf"} [1-9]' "$TMP/body" ||
+    fail "update histogram"
+grep -Eq '^billboard_build_info\{version="[^"]+"\} 1$' "$TMP/body" || fail "build_info"
+for m in process_start_time_seconds process_resident_memory_bytes process_open_fds; do
+    grep -Eq "^$m [0-9.e+]+$" "$TMP/body" || fail "no $m"
+done
 grep -q '^billboard_http_requests_total{route="/v1/episodes",method="POST",code="201"} 30$' "$TMP/body" ||
     fail "metrics: $(grep requests_total "$TMP/body")"
 grep -q '^billboard_episodes 30$' "$TMP/body" || fail "episodes gauge"

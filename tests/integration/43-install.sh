@@ -18,7 +18,7 @@ DEST="$TMP/inst"
 make -s -C "$ROOT" O="$(cd "$O" && pwd)" install DESTDIR="$DEST" PREFIX=/usr \
     >"$TMP/make.log" 2>&1 || { cat "$TMP/make.log"; fail "make install"; }
 grep -Eq '^  (CC|LD|AR) ' "$TMP/make.log" && fail "make install rebuilt something: $(cat "$TMP/make.log")"
-for f in usr/lib/libbillboard.a usr/lib/libbillboard.so.1 usr/lib/libbillboard.so \
+for f in usr/lib/libbillboard.a usr/lib/libbillboard.so.2 usr/lib/libbillboard.so \
     usr/lib/pkgconfig/billboard.pc usr/bin/billboard usr/include/billboard/client.h \
     usr/include/billboard/billboard.h usr/include/billboard/codec.h \
     usr/include/billboard/episode.h usr/include/billboard/err.h; do
@@ -29,7 +29,8 @@ done
 # The host's part.
 DOC=usr/share/doc/billboard
 host_files=(usr/bin/billboardd usr/lib/systemd/system/billboardd.service "$DOC/README.md"
-    "$DOC/examples/billboardd.conf" "$DOC/proto/openapi.yaml")
+    "$DOC/examples/billboardd.conf" "$DOC/proto/openapi.yaml" "$DOC/deploy/billboard-alerts.yml"
+    usr/share/man/man8/billboardd.8 usr/share/man/man1/billboard.1)
 for f in "$ROOT"/docs/*.md "$ROOT"/docs/img/*.png; do host_files+=("$DOC/docs/${f#"$ROOT/docs/"}"); done
 for f in "${host_files[@]}"; do
     [ -f "$DEST/$f" ] || fail "not installed: $f"
@@ -91,6 +92,22 @@ unit_check "$TMP/local" /usr/local
 # configuration as the unit starts it (--config, --admin-token-file), with
 # the database, the address and the port overridden for the test.
 "$DEST/usr/bin/billboardd" --help >"$TMP/help" || fail "installed billboardd --help"
+# --version on every program, the same build's; the man pages render
+# without a warning and name what they document.
+v=$("$DEST/usr/bin/billboardd" --version) || fail "installed billboardd --version"
+[[ "$v" =~ ^billboardd\ [0-9A-Za-z.+-]+$ ]] || fail "billboardd --version: $v"
+[ "$("$DEST/usr/bin/billboard" --version)" = "billboard ${v#billboardd }" ] ||
+    fail "billboard --version: $("$DEST/usr/bin/billboard" --version), billboardd's $v"
+[ "$("$O/billboard-sim" --version)" = "billboard-sim ${v#billboardd }" ] || fail "billboard-sim --version"
+for m in man8/billboardd.8 man1/billboard.1; do
+    page="$DEST/usr/share/man/$m"
+    MANWIDTH=80 man --warnings -l "$page" >"$TMP/man.txt" 2>"$TMP/man.err" || fail "man -l $m: $(cat "$TMP/man.err")"
+    [ ! -s "$TMP/man.err" ] || fail "man -l $m warns: $(cat "$TMP/man.err")"
+    name=$(basename "$m"); name=${name%.*}
+    grep -q "^NAME" "$TMP/man.txt" || fail "$m renders without NAME"
+    grep -q -- "--version" "$TMP/man.txt" || fail "$m does not mention --version"
+    grep -q "$name" "$TMP/man.txt" || fail "$m does not name $name"
+done
 grep -q -- '--config FILE' "$TMP/help" || fail "--help does not mention --config"
 "$DEST/usr/bin/billboardd" --config "$DEST/$DOC/examples/billboardd.conf" --print-params \
     >"$TMP/params" || fail "the example configuration does not derive"
@@ -100,6 +117,7 @@ BB="$DEST/usr/bin/billboardd" start_daemon --config "$DEST/$DOC/examples/billboa
 req GET /v1/config
 expect_status 200
 [ "$(jget "$TMP/body" 'd["H"], d["d"], d["A"]')" = "(10, 16, 8)" ] || fail "served config: $(cat "$TMP/body")"
+[ "$(jget "$TMP/body" 'd["version"]')" = "${v#billboardd }" ] || fail "served version vs $v"
 tok=$(enrol installed)
 [ -n "$tok" ] || fail "no token from the installed daemon"
 stop_daemon
@@ -118,7 +136,7 @@ cat >"$TMP/consumer.c" <<'C'
 int main(int argc, char **argv)
 {
     struct bb_client *c = NULL;
-    json_t *cfg = NULL;
+    struct bb_config_info cfg = {0};
     int rc = bb_client_new(argv[1], NULL, NULL, &c);
     if (rc == BB_OK)
         rc = bb_client_fetch_billboard(c, NULL);
@@ -126,24 +144,23 @@ int main(int argc, char **argv)
         rc = bb_client_config(c, &cfg);
     if (rc == BB_OK)
         printf("H=%d version=%llu K_max=%lld\n", bb_client_billboard(c)->H,
-               (unsigned long long)bb_client_billboard(c)->version,
-               (long long)json_integer_value(json_object_get(cfg, "K_max")));
+               (unsigned long long)bb_client_billboard(c)->version, (long long)cfg.K_max);
     else
         fprintf(stderr, "%s\n", bb_strerror(rc));
-    json_decref(cfg);
+    bb_config_info_release(&cfg);
     bb_client_free(c);
     return argc > 1 && rc == BB_OK ? 0 : 1;
 }
 C
 san=()
 # A sanitizer build (make SANITIZER=...) installs instrumented code.
-nm -D "$DEST/usr/lib/libbillboard.so.1" >"$TMP/nm"
+nm -D "$DEST/usr/lib/libbillboard.so.2" >"$TMP/nm"
 if grep -q __asan "$TMP/nm"; then san=("-fsanitize=address,undefined"); fi
 # shellcheck disable=SC2086
 cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$TMP/consumer" "$TMP/consumer.c" $cflags $libs \
     -Wl,-rpath,"$DEST/usr/lib" || fail "cannot build against the installed library"
 ldd "$TMP/consumer" >"$TMP/ldd"
-grep -q "$DEST/usr/lib/libbillboard.so.1" "$TMP/ldd" || fail "not linked to the installed .so: $(cat "$TMP/ldd")"
+grep -q "$DEST/usr/lib/libbillboard.so.2" "$TMP/ldd" || fail "not linked to the installed .so: $(cat "$TMP/ldd")"
 
 start_daemon --horizon 4 --dim 2 --actions 3 --max-episodes 7 --rho 5
 "$TMP/consumer" "$URL" >"$TMP/out" || fail "consumer failed"

@@ -101,6 +101,12 @@ CA="$TMP/one.pem"
 curl() { command curl --cacert "$CA" "$@"; }
 req GET /livez
 expect_status 200
+# The certificate's notAfter is a metric (the alert's input).
+req GET /metrics -H "Authorization: Bearer $ADMIN"
+expect_status 200
+want=$(date -d "$(openssl x509 -noout -enddate -in "$CA" | sed 's/notAfter=//')" +%s)
+grep -q "^billboard_tls_cert_expiry_timestamp_seconds $want$" "$TMP/body" ||
+    fail "expiry metric: $(grep tls_cert "$TMP/body"), want $want"
 
 # ---- The clinic's path with the CLI.
 export BILLBOARD_SERVER="$URL" BILLBOARD_STATE="$TMP/state.db"

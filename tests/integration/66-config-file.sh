@@ -112,6 +112,33 @@ check_error "epsilon = lots" "2: bad value 'lots' for epsilon"
 check_error "--port = 1" "2: bad key '--port': a key is a flag's name without its dashes"
 check_error "print-params = true" "2: print-params is a command, not a setting"
 check_error "config = /etc/other.conf" "2: config is a command, not a setting"
+# Range errors, found when the whole configuration derives, name the key
+# and its line too; so do a missing file a key names and a host name.
+check_error "delta = 2" "2: delta = 2: delta must be in (0, 1)"
+check_error "gram-share = 1.5" "2: gram-share = 1.5: gram share f must be in (0, 1)"
+check_changed() { # SED-EXPR RC WANT: the file changed by SED-EXPR
+    local rc=0
+    write_conf
+    sed -i "$1" "$CF"
+    "$BB" --config "$CF" >"$TMP/out" 2>&1 || rc=$?
+    [ "$rc" = "$2" ] || fail "'$1': exit $rc, want $2: $(cat "$TMP/out")"
+    grep -qF -- "billboardd: $CF:$3" "$TMP/out" || fail "'$1': $(cat "$TMP/out")"
+    [ -e "$DB" ] && fail "'$1' left a database"
+    return 0
+}
+check_changed 's/^horizon = 3/horizon = 5000/' 2 "11: horizon = 5000: horizon H must be in [1, 1000]"
+check_changed 's/^listen = .*/listen = localhost/' 2 \
+    "4: listen 'localhost' is not an IPv4 or IPv6 address (host names are not accepted)"
+check_changed "s|^admin-token-file = .*|admin-token-file = $TMP/no-token|" 1 \
+    "7: admin-token-file $TMP/no-token: No such file or directory"
+check_changed "s|^threads = 3|tls-cert = $TMP/no.pem\r\ntls-key = $TMP/no.key|" 2 \
+    "9: cannot read --tls-cert $TMP/no.pem: No such file or directory"
+# On the command line, the flag is named instead.
+rc=0
+"$BB" --db "$DB" "${CONF[@]}" --delta 1.5 >"$TMP/out" 2>&1 || rc=$?
+if [ "$rc" != 2 ] || ! grep -qF "billboardd: --delta 1.5: delta must be in (0, 1)" "$TMP/out"; then
+    fail "--delta 1.5: exit $rc, $(cat "$TMP/out")"
+fi
 rc=0
 "$BB" --config "$TMP/none.conf" >"$TMP/out" 2>&1 || rc=$?
 if [ "$rc" != 2 ] || ! grep -qF "$TMP/none.conf: No such file or directory" "$TMP/out"; then

@@ -59,7 +59,8 @@ grep -q "16 bytes" "$TMP/err" || fail "message: $(cat "$TMP/err")"
 no_db "$TMP/a.db"
 refused 1 "$TMP/a.db" "${CONF[@]}" --admin-token-file "$TMP/no-such-file"
 no_db "$TMP/a.db"
-refused 1 "$TMP/a.db" "${CONF[@]}" --listen 127.0.0.1.5 --insecure-http
+refused 2 "$TMP/a.db" "${CONF[@]}" --listen 127.0.0.1.5 --insecure-http
+grep -q "listen '127.0.0.1.5' is not an IPv4 or IPv6 address" "$TMP/err" || fail "message: $(cat "$TMP/err")"
 no_db "$TMP/a.db"
 refused 2 "$TMP/a.db" "${CONF[@]}" --tls-cert "$TMP/no-cert" --tls-key "$TMP/no-key"
 no_db "$TMP/a.db"

@@ -395,10 +395,10 @@ static void test_retry_after_respected(void **state)
         {503, "Retry-After: 2\r\nContent-Type: application/problem+json\r\n",
          "{\"type\":\"" BB_PROBLEM_STORAGE "\",\"title\":\"Storage unavailable\"}"},
         {503, "Content-Type: application/problem+json\r\n", "{\"title\":\"busy\"}"},
-        {200, "Content-Type: application/json\r\n", "{\"H\": 2}"},
+        {200, "Content-Type: application/json\r\n", "{\"H\": 2, \"d\": 1, \"A\": 2}"},
     };
     struct responder r;
-    json_t *j = NULL;
+    struct bb_config_info j = {0};
     responder_start(&r, script, 3);
     struct bb_client *c = client_for(r.port);
     struct bb_client_retry p = {
@@ -407,10 +407,10 @@ static void test_retry_after_respected(void **state)
     assert_int_equal(bb_client_config(c, &j), BB_ESERVER);
     assert_int_equal(bb_client_last_attempts(c), 1);
     assert_int_equal(bb_client_last_status(c), 503);
-    assert_null(j);
+    assert_int_equal(j.H, 0); /* nothing decoded */
     assert_int_equal(bb_client_config(c, &j), BB_OK);
     assert_int_equal(bb_client_last_attempts(c), 2);
-    json_decref(j);
+    bb_config_info_release(&j);
     responder_stop(&r);
     assert_int_equal(r.served, 3);
     bb_client_free(c);
@@ -441,11 +441,12 @@ static void test_attempt_and_time_caps(void **state)
     const struct answer script[] = {{503, NULL, ""}, {503, NULL, ""}, {503, NULL, ""},
                                     {503, NULL, ""}, {503, NULL, ""}, {503, NULL, ""}};
     struct responder r;
-    json_t *j = NULL;
+    struct bb_privacy_budget pb = {0};
+    struct bb_config_info j = {0};
     responder_start(&r, script, 6);
     struct bb_client *c = client_for(r.port);
-    assert_int_equal(bb_client_privacy(c, &j), BB_ESERVER);
-    assert_null(j);
+    assert_int_equal(bb_client_privacy(c, &pb), BB_ESERVER);
+    assert_int_equal(pb.max_episodes, 0); /* nothing decoded */
     assert_int_equal(bb_client_last_attempts(c), 4); /* max_attempts */
     /* A total budget of 0 ms allows no retry at all. */
     struct bb_client_retry p = bb_client_retry_default();
@@ -472,7 +473,7 @@ static void test_network_error_retried(void **state)
     assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &sl), 0);
     close(fd);
     struct bb_client *c = client_for(ntohs(sa.sin_port));
-    json_t *j = NULL;
+    struct bb_privacy_budget j = {0};
     assert_int_equal(bb_client_privacy(c, &j), BB_ENET);
     assert_int_equal(bb_client_last_attempts(c), 4);
     assert_int_equal(bb_client_last_status(c), 0);

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "billboard/clinic.h"
 #include "billboard/codec.h"
+#include "billboard/config_info.h"
 
 static void test_billboard_round_trip(void **state)
 {
@@ -397,6 +399,95 @@ static void test_privacy_budget(void **state)
     free(s);
 }
 
+/* The configuration reads back to the same bytes: every field survives,
+ * infinities are null, reals keep jansson's spelling ("2.0"). */
+static void test_config_info(void **state)
+{
+    (void)state;
+    double sy[2] = {0.5, 0.25}, prior[2] = {1, 2};
+    struct bb_config_info c = {.H = 2, .d = 3, .A = 4, .K_max = 100, .rho = INFINITY,
+                               .epsilon = INFINITY, .epsilon_cks = INFINITY,
+                               .epsilon_bun_steinke = INFINITY, .rho_gram = INFINITY,
+                               .rho_y = INFINITY, .delta = 1e-5, .release_start = 2,
+                               .sigma_y_drawn_step = sy, .prior_target_step = prior},
+                          back = {0};
+    snprintf(c.mechanism, sizeof(c.mechanism), "grid-sqrt");
+    size_t len = 0, len2 = 0;
+    char *s = bb_config_info_to_json(&c, 0, &len);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "{\"H\":2,\"d\":3,\"A\":4,\"K_max\":100,\"private\":false,"));
+    assert_non_null(strstr(s, "\"release_start\":2.0,"));
+    assert_non_null(strstr(s, "\"rho\":null,\"epsilon\":null,"));
+    assert_non_null(strstr(s, "\"sigma_y_drawn_step\":[0.5,0.25],"));
+    assert_int_equal(bb_config_info_from_json(s, len, &back, NULL, 0), BB_OK);
+    assert_true(isinf(back.rho) && back.H == 2 && back.prior_target_step[1] == 2);
+    assert_string_equal(back.mechanism, "grid-sqrt");
+    char *again = bb_config_info_to_json(&back, 0, &len2);
+    assert_non_null(again);
+    assert_string_equal(again, s);
+    bb_config_info_release(&back);
+    free(again);
+    free(s);
+    /* H, d and A are needed; a field of the wrong type is refused. */
+    char why[128];
+    static const char *const bad[] = {"{\"d\":1,\"A\":1}", "{\"H\":1,\"d\":1,\"A\":1,\"rho\":\"x\"}",
+                                      "{\"H\":1,\"d\":1,\"A\":1,\"sigma_y_drawn_step\":[1,2]}",
+                                      "[1]", NULL};
+    for (int i = 0; bad[i]; i++) {
+        assert_int_equal(bb_config_info_from_json(bad[i], strlen(bad[i]), &back, why, sizeof(why)),
+                         BB_EPROTO);
+        bb_config_info_release(&back);
+    }
+}
+
+static void test_clinics(void **state)
+{
+    (void)state;
+    struct bb_clinic a = {.id = 1, .created = 1700000000, .revoked = 1700000100},
+                     b = {.id = 2, .created = 1700000200}, e;
+    snprintf(a.name, sizeof(a.name), "North");
+    snprintf(b.name, sizeof(b.name), "South");
+    snprintf(b.token, sizeof(b.token), "bbt_secret");
+    struct bb_clinic_list l = {0}, back = {0};
+    assert_int_equal(bb_clinic_list_append(&l, &a), BB_OK);
+    assert_int_equal(bb_clinic_list_append(&l, &b), BB_OK);
+    size_t len = 0;
+    char *s = bb_clinic_list_to_json(&l, &len);
+    assert_string_equal(s, "{\"clinics\":[{\"id\":1,\"name\":\"North\",\"created\":1700000000,"
+                           "\"revoked\":1700000100},{\"id\":2,\"name\":\"South\","
+                           "\"created\":1700000200,\"revoked\":null}]}");
+    assert_int_equal(bb_clinic_list_from_json(s, len, &back, NULL, 0), BB_OK);
+    assert_int_equal(back.n, 2);
+    assert_true(back.clinics[0].revoked == 1700000100 && back.clinics[1].revoked == 0);
+    assert_string_equal(back.clinics[1].token, ""); /* a list never carries tokens */
+    free(s);
+    s = bb_clinic_enrolled_to_json(&b, &len);
+    assert_string_equal(s, "{\"id\":2,\"name\":\"South\",\"token\":\"bbt_secret\","
+                           "\"created\":1700000200}");
+    assert_int_equal(bb_clinic_enrolled_from_json(s, len, &e, NULL, 0), BB_OK);
+    assert_string_equal(e.token, "bbt_secret");
+    free(s);
+    /* The request: a name of 1 to 128 bytes without control characters. */
+    char name[BB_CLINIC_NAME_MAX + 1], field[16], why[128];
+    s = bb_clinic_req_to_json("East", &len);
+    assert_int_equal(bb_clinic_req_from_json(s, len, name, field, sizeof(field), why, sizeof(why)),
+                     BB_OK);
+    assert_string_equal(name, "East");
+    free(s);
+    static const char *const bad[] = {"{\"name\":\"\"}", "{\"name\":3}", "{\"name\":\"a\\u0001\"}",
+                                      "{}", NULL};
+    for (int i = 0; bad[i]; i++) {
+        assert_int_equal(bb_clinic_req_from_json(bad[i], strlen(bad[i]), name, field,
+                                                 sizeof(field), why, sizeof(why)),
+                         BB_EINVAL);
+        assert_string_equal(field, "/name");
+    }
+    assert_int_equal(bb_clinic_req_from_json("[]", 2, name, field, sizeof(field), why, sizeof(why)),
+                     BB_EPROTO);
+    bb_clinic_list_release(&l);
+    bb_clinic_list_release(&back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +498,8 @@ int main(void)
         cmocka_unit_test(test_recommend_request),
         cmocka_unit_test(test_recommend_response),
         cmocka_unit_test(test_privacy_budget),
+        cmocka_unit_test(test_config_info),
+        cmocka_unit_test(test_clinics),
     };
     return cmocka_run_group_tests_name("codec", tests, NULL, NULL);
 }

@@ -3,6 +3,8 @@
  */
 #include "testutil.h"
 
+#include <limits.h>
+
 #include <string.h>
 
 #include "engine/noise.h"
@@ -650,6 +652,47 @@ static void test_next_bound_noise(void **state)
     assert_non_null(strstr(why, "features"));
 }
 
+/* The exactness premise (docs/PRIVACY.md §5, "The exactness premise"):
+ * K_max is refused above 2^53 g_Lambda, and with grid-sqrt above
+ * g_Lambda / (2 gamma_G). At the boundary of a tree: H = 1, rho_Lambda = 16,
+ * so sigma = sqrt(L / 16) is in [1, 2) for L = 34 and 35, g = 2^-20 and the
+ * bound 2^33: K_max = 2^33 (L = 34) is served, 2^33 + 1 (L = 35) is not. */
+static void test_exact_k_max(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    char why[256] = "";
+    bb_params_defaults(&p);
+    p.H = 1, p.d = 2, p.A = 2, p.rho = 80, p.mechanism = BB_MECH_TREE;
+    p.K_max = 1L << 33;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
+    assert_int_equal(p.L, 34);
+    assert_true(p.grid_gram == 0x1p-20);
+    assert_int_equal(bb_params_exact_k_max(&p), 1L << 33);
+    bb_params_defaults(&p);
+    p.H = 1, p.d = 2, p.A = 2, p.rho = 80, p.mechanism = BB_MECH_TREE;
+    p.K_max = (1L << 33) + 1;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "max episodes K_max 8589934593 exceeds 8589934592, the most at "
+                                "which this configuration's Gram sums stay exact"));
+    /* grid-sqrt at the defaults (H = 5, d = 8, epsilon = 10, G = 11,
+     * g = 2^-18): its floating-point slack decides, 2^-19 / gamma_11. */
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 4, p.epsilon = 10, p.K_max = 100000;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
+    assert_int_equal(p.releases, 11);
+    assert_true(p.grid_gram == 0x1p-18);
+    assert_int_equal(bb_params_exact_k_max(&p), 1561806289L);
+    bb_params_defaults(&p);
+    p.H = 5, p.d = 8, p.A = 4, p.epsilon = 10, p.K_max = 10000000000L;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "stay exact"));
+    bb_params_defaults(&p); /* and no bound without noise */
+    p.H = 5, p.d = 8, p.A = 4, p.rho = INFINITY, p.K_max = 1L << 40;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
+    assert_int_equal(bb_params_exact_k_max(&p), LONG_MAX);
+}
+
 static void test_feature_rows(void **state)
 {
     (void)state;
@@ -667,8 +710,38 @@ static void test_feature_rows(void **state)
     assert_true(bb_params_feature_row_ok(&p, inside, NULL, 0));
     assert_true(bb_params_feature_row_ok(&p, short_, NULL, 0));
     assert_true(bb_params_feature_row_ok(&p, zero, NULL, 0));
-    assert_true(bb_params_feature_row_ok(&p, round_, NULL, 0)); /* within the slack */
     char why[200] = "";
+    /* The exact sum of the doubles given, not the rounded one: 1 + 1e-10
+     * and 1 + 1e-9 are refused, and so is a sum above 1 by less than
+     * an ulp of 1 (docs/PRIVACY.md §3.3, "Which rows are in the simplex"). */
+    const double edge[4] = {0.5, 0.5, 1e-9, 0}, tiny[4] = {1.0, 4.9406564584124654e-324, 0, 0},
+                 ulp[4] = {1.0 - 0x1p-53, 0x1p-53, 0, 0},
+                 ulp_over[4] = {1.0 - 0x1p-53, 0x1p-53, 0x1p-80, 0};
+    assert_false(bb_params_feature_row_ok(&p, round_, NULL, 0));
+    assert_false(bb_params_feature_row_ok(&p, edge, why, sizeof(why)));
+    assert_non_null(strstr(why, "feature row sums to 1.000000001; this billboard's features are "
+                                "declared simplex (every entry >= 0, their sum <= 1)"));
+    assert_false(bb_params_feature_row_ok(&p, tiny, why, sizeof(why)));
+    assert_non_null(strstr(why, "feature row sums to 1.0000000000000002; "));
+    assert_true(bb_params_feature_row_ok(&p, ulp, NULL, 0)); /* exactly 1 */
+    assert_false(bb_params_feature_row_ok(&p, ulp_over, NULL, 0));
+    /* Decimal rows as doubles: accepted where the doubles' exact sum is
+     * <= 1, whatever the order of their rounded sum. */
+    p.d = 3;
+    const double tenths[3] = {0.1, 0.2, 0.7}, tenths_r[3] = {0.7, 0.2, 0.1},
+                 thirds[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3}, mixed[3] = {0.3, 0.3, 0.4};
+    assert_true(bb_params_feature_row_ok(&p, tenths, NULL, 0)); /* 1 - 2^-55 */
+    assert_true(bb_params_feature_row_ok(&p, tenths_r, NULL, 0));
+    assert_true(bb_params_feature_row_ok(&p, thirds, NULL, 0)); /* 1 - 2^-54 */
+    assert_true(bb_params_feature_row_ok(&p, mixed, NULL, 0));  /* exactly 1 */
+    p.d = 5; /* 0.2 as a double is above 1/5: five of them sum to 1 + 2^-54;
+              * the last two ulps (2^-55 each) lower, exactly 1 */
+    const double fifths[5] = {0.2, 0.2, 0.2, 0.2, 0.2}, fifths_down[5] = {0.2, 0.2, 0.2, 0.2,
+                                                                          0.19999999999999996};
+    assert_false(bb_params_feature_row_ok(&p, fifths, why, sizeof(why)));
+    assert_non_null(strstr(why, "feature row sums to 1.0000000000000002; "));
+    assert_true(bb_params_feature_row_ok(&p, fifths_down, NULL, 0));
+    p.d = 4;
     assert_false(bb_params_feature_row_ok(&p, neg, why, sizeof(why)));
     assert_non_null(strstr(why, "feature 1 is negative"));
     assert_false(bb_params_feature_row_ok(&p, over, why, sizeof(why)));
@@ -988,6 +1061,7 @@ int main(void)
         cmocka_unit_test(test_prior_target),
         cmocka_unit_test(test_plausible_z),
         cmocka_unit_test(test_next_bound_noise),
+        cmocka_unit_test(test_exact_k_max),
         cmocka_unit_test(test_feature_rows),
         cmocka_unit_test(test_onehot_bound),
         cmocka_unit_test(test_y_nonnegative),

@@ -1,0 +1,73 @@
+/*
+ * billboard/config_info.h — GET /v1/config: the deployment's configuration
+ * and every constant derived from it, as one typed struct and its codec.
+ *
+ * The daemon fills a struct bb_config_info from its parameters and encodes
+ * it; libbillboard decodes it for bb_client_config(). The JSON object has
+ * the fields below, in this order; numbers that are infinite (a non-private
+ * run's rho, epsilon, ...) are null and read back as INFINITY. A decoder
+ * needs H, d and A; every other field may be absent (a daemon older than
+ * the field) and then reads as zero, "" or INFINITY for the nullable ones.
+ */
+#ifndef BILLBOARD_CONFIG_INFO_H
+#define BILLBOARD_CONFIG_INFO_H
+
+#include <stddef.h>
+
+#include "billboard/err.h"
+
+#define BB_CONFIG_NAME_MAX 32 /* bytes of a name field, NUL included */
+
+struct bb_config_info {
+    int H, d, A;
+    long K_max;
+    int is_private;                       /* "private" */
+    char calibration[BB_CONFIG_NAME_MAX]; /* "paper" or "corrected" */
+    char mechanism[BB_CONFIG_NAME_MAX];   /* the Gram matrices' continual release */
+    double release_base, release_start;
+    long releases; /* R */
+    char shift_bound[BB_CONFIG_NAME_MAX];
+    double shift_scale;
+    char indefinite[BB_CONFIG_NAME_MAX];
+    char value_clip[BB_CONFIG_NAME_MAX];
+    char prior_policy[BB_CONFIG_NAME_MAX];
+    double sens_factor, prefix_sd;
+    char update_rule[BB_CONFIG_NAME_MAX];
+    double rho, epsilon; /* INFINITY when not private */
+    char conversion[BB_CONFIG_NAME_MAX];
+    double epsilon_cks, epsilon_bun_steinke; /* INFINITY when not private */
+    double delta, gram_share;
+    double rho_gram, rho_y; /* INFINITY when not private */
+    double failure_prob, update_ratio, beta;
+    long L; /* tree levels */
+    double sigma_gram, shift, ridge;
+    long max_updates; /* N_max */
+    double sigma_y, grid_gram, grid_y;
+    double sigma_gram_drawn, sigma_y_drawn, y_exponent;
+    double *sigma_y_drawn_step; /* owned, H entries */
+    double prior_value;
+    double *prior_target_step; /* owned, H entries */
+    char features[BB_CONFIG_NAME_MAX];
+    int next_value_bound;
+    char y_sensitivity[BB_CONFIG_NAME_MAX]; /* "centred", "nonnegative", "triangle" */
+    double y_centre;
+    double plausible, plausible_floor;
+    char version[BB_CONFIG_NAME_MAX]; /* the daemon's build ("" from older daemons) */
+};
+
+/* Frees c's arrays and zeroes it. NULL is a no-op. */
+void bb_config_info_release(struct bb_config_info *c);
+
+/* JSON of c (borrowed): compact, or with pretty indented by two spaces (the
+ * daemon's --print-params). Caller frees; NULL on ENOMEM or if a field that
+ * must be finite is not. *len (may be NULL) receives the length. */
+char *bb_config_info_to_json(const struct bb_config_info *c, int pretty, size_t *len);
+
+/* Parses a configuration into out (zeroed or released by the caller; the
+ * caller releases it afterwards, also on error). BB_EPROTO with the reason
+ * in why (may be NULL) if it is not a JSON object, lacks H, d or A, or a
+ * field is of the wrong type; BB_ENOMEM. */
+int bb_config_info_from_json(const char *buf, size_t len, struct bb_config_info *out, char *why,
+                             size_t whylen) BB_WARN_UNUSED;
+
+#endif
