@@ -41,7 +41,7 @@ admin="load-admin-token-$(date +%s%N)"
 echo "$admin" >"$DIR/admin"
 "$BB" --db "$DIR/bb.db" --listen 127.0.0.1 --port 0 --port-file "$DIR/port" \
     --admin-token-file "$DIR/admin" --horizon 3 --dim 4 --actions 2 \
-    --max-episodes 10000000 --rho 100000 2>"$DIR/daemon.log" &
+    --max-episodes 10000000 --rho 100 2>"$DIR/daemon.log" &
 pid=$!
 for _ in $(seq 1 200); do [ -s "$DIR/port" ] && break; sleep 0.05; done
 port=$(cat "$DIR/port")
