@@ -37,7 +37,10 @@ static void usage(FILE *f)
                "  --env-seed N         seed of the simplex MDP (default 1)\n\n"
                "Runs:\n"
                "  --algo LIST          comma list of lsvi-ucb, lsvi-ucb-rare, private, paper,\n"
-               "                       random (default lsvi-ucb-rare,private,random)\n"
+               "                       random, solo (default lsvi-ucb-rare,private,random);\n"
+               "                       solo: each of the --clinics acts alone, non-private,\n"
+               "                       on its own patients (beta 1 unless --beta is given);\n"
+               "                       with solo the table adds regret per patient\n"
                "  --episodes K         episodes per run (default 1000)\n"
                "  --clinics N          concurrent clinics (default 1)\n"
                "  --seed N             seed of the engine noise and the environment (default 1)\n"
@@ -129,7 +132,7 @@ struct opts {
     long S, A, d, H, env_seed, K, clinics, seed, every;
     double alpha;
     double eps[MAX_LIST], betas[MAX_LIST];
-    int neps, nbetas;
+    int neps, nbetas, beta_given;
     long checkpoints[MAX_LIST];
     int ncheck;
     int algo_on[BB_SIM_NALGO];
@@ -425,6 +428,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
         fprintf(stderr, "billboard-sim: unexpected argument %s (see --help)\n", argv[optind]);
         return BB_EINVAL;
     }
+    o->beta_given = !isnan(o->betas[0]);
     if (isnan(o->betas[0]))
         o->betas[0] = o->base.beta;
     return BB_OK;
@@ -486,6 +490,9 @@ static int sweep(struct opts *o)
     for (int al = 0; al < BB_SIM_NALGO; al++)
         if (o->algo_on[al] && al != BB_SIM_RANDOM && !o->algo_on[BB_SIM_PRIVATE])
             s.algo = (enum bb_sim_algo)al;
+    if (s.algo == BB_SIM_SOLO && !o->beta_given)
+        s.base.beta = BB_SIM_SOLO_BETA;
+    s.clinics = (int)o->clinics;
     for (int i = 0; i < o->naxes; i++) {
         char *spec = strdup(o->axes[i]); /* the axis keeps pointers into it */
         if (!spec || bb_sim_sweep_axis(&s, spec, why, sizeof(why)) != BB_OK) {
@@ -652,7 +659,7 @@ int main(int argc, char **argv)
                 r->env = env;
                 r->algo = (enum bb_sim_algo)al;
                 r->base = o.base;
-                r->base.beta = o.betas[b];
+                r->base.beta = al == BB_SIM_SOLO && !o.beta_given ? BB_SIM_SOLO_BETA : o.betas[b];
                 r->episodes = o.K;
                 r->clinics = (int)o.clinics;
                 r->seed = (uint64_t)o.seed;
@@ -665,6 +672,8 @@ int main(int argc, char **argv)
                     else
                         snprintf(labels[nruns], sizeof(labels[0]), "%s eps=%g",
                                  bb_sim_algo_name(r->algo), o.eps[e]);
+                } else if (al == BB_SIM_SOLO) {
+                    snprintf(labels[nruns], sizeof(labels[0]), "solo N=%ld", o.clinics);
                 } else {
                     snprintf(labels[nruns], sizeof(labels[0]), "%s", bb_sim_algo_name(r->algo));
                 }

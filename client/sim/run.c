@@ -15,7 +15,7 @@
 #include "policy.h"
 
 static const char *const algo_names[BB_SIM_NALGO] = {"lsvi-ucb", "lsvi-ucb-rare", "private",
-                                                     "paper", "random"};
+                                                     "paper", "random", "solo"};
 
 const char *bb_sim_algo_name(enum bb_sim_algo a)
 {
@@ -101,25 +101,22 @@ void bb_sim_run_release(struct bb_sim_run *r)
     r->switches = NULL;
 }
 
-static double now(void)
+void bb_sim_run_seed(uint64_t seed, struct bb_rng *engine, struct bb_rng *env, struct bb_rng *keys)
+{
+    bb_rng_init_seeded(engine, seed);
+    bb_rng_init_seeded(env, seed ^ 0x9e3779b97f4a7c15ULL);
+    bb_rng_init_seeded(keys, seed ^ 0x6a09e667f3bcc909ULL);
+}
+
+double bb_sim_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* One clinic's episode buffers. */
-struct clinic {
-    double *features; /* H*A*d */
-    int *action;      /* H */
-    double *reward;   /* H */
-};
-
-/* Plays one episode with the action table pi (NULL: uniformly random
- * everywhere; an entry BB_SIM_UNIFORM: there) and
- * returns its initial state. */
-static int play(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
-                struct bb_rng *rng, struct clinic *c)
+int bb_sim_play(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
+                struct bb_rng *rng, struct bb_sim_clinic *c)
 {
     const int S = env->S, A = env->A, d = env->d;
     const size_t ad = (size_t)A * d;
@@ -142,16 +139,16 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
     const int N = r->clinics < 1 ? 1 : r->clinics;
     struct bb_engine *eng = NULL;
     struct bb_rng rng_engine, rng_env, rng_keys;
-    struct clinic *cl = NULL;
+    struct bb_sim_clinic *cl = NULL;
     double *vstar = NULL, *vpi = NULL;
     int *pi = NULL, *pi_episode = NULL, has_set = 0;
     unsigned char *set = NULL;
     int rc = BB_EINVAL;
     char field[128] = "";
 
-    bb_rng_init_seeded(&rng_engine, r->seed);
-    bb_rng_init_seeded(&rng_env, r->seed ^ 0x9e3779b97f4a7c15ULL);
-    bb_rng_init_seeded(&rng_keys, r->seed ^ 0x6a09e667f3bcc909ULL);
+    if (r->algo == BB_SIM_SOLO)
+        return bb_sim_run_solo(r, why, whylen);
+    bb_sim_run_seed(r->seed, &rng_engine, &rng_env, &rng_keys);
     if (K < 1) {
         snprintf(why, whylen, "the number of episodes must be >= 1");
         goto out;
@@ -185,7 +182,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
         goto out;
     }
 
-    double t0 = now();
+    double t0 = bb_sim_now();
     uint64_t cached = UINT64_MAX;
     long switches = 0, step = K / 100 > 0 ? K / 100 : 1, next_report = step;
     for (long k = 0; k < K;) {
@@ -231,7 +228,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
                 if (b->uniform)
                     cached = b->version;
             }
-            int x1 = play(env, played, set, &rng_env, &cl[c]);
+            int x1 = bb_sim_play(env, played, set, &rng_env, &cl[c]);
             r->regret[k + c] = vstar[x1] - vpi[x1];
             r->switches[k + c] = switches;
         }
@@ -259,7 +256,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
             next_report = k + step;
         }
     }
-    r->seconds = now() - t0;
+    r->seconds = bb_sim_now() - t0;
     r->updates = eng ? bb_engine_updates(eng) : 0;
     rc = BB_OK;
 out:

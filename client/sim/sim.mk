@@ -2,7 +2,7 @@
 # libbbsim.a (environments, exact evaluation, runs, reports) is also what the
 # unit tests tests/unit/test_sim_*.c link.
 SIM_SRC := client/sim/env.c client/sim/env_make.c client/sim/env_load.c client/sim/eval.c \
-           client/sim/policy.c client/sim/run.c client/sim/report.c client/sim/sweep.c
+           client/sim/policy.c client/sim/run.c client/sim/solo.c client/sim/report.c client/sim/sweep.c
 SIM_OBJ := $(SIM_SRC:%.c=$(O)/%.o)
 SIM_LIB := $(O)/libbbsim.a
 SIM     := $(O)/billboard-sim

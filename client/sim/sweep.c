@@ -122,7 +122,8 @@ static void run_cell(const struct bb_sim_sweep *s, long i, struct cell *out)
     u.algo = BB_SIM_RANDOM;
     r.base = u.base = s->base;
     r.episodes = u.episodes = s->episodes;
-    r.clinics = u.clinics = 1;
+    r.clinics = s->clinics > 1 ? s->clinics : 1;
+    u.clinics = 1;
     r.seed = u.seed = (uint64_t)seed;
     r.base.rho = 0;
     r.base.epsilon = eps;

@@ -45,6 +45,7 @@ struct bb_sim_sweep {
     long env_seed[BB_SWEEP_MAX_SEEDS], seed[BB_SWEEP_MAX_SEEDS];
     int nenv, nseed;
     long episodes;
+    int clinics; /* N for the swept algorithm (1 if < 1); random plays alone */
     int jobs;
     bb_sim_env_maker make_env;
     const void *env_ctx;
