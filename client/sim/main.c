@@ -39,7 +39,7 @@ static void usage(FILE *f)
                "  --algo LIST          comma list of lsvi-ucb, lsvi-ucb-rare, private, paper,\n"
                "                       random, solo (default lsvi-ucb-rare,private,random);\n"
                "                       solo: each of the --clinics acts alone, non-private,\n"
-               "                       on its own patients (beta 1 unless --beta is given);\n"
+               "                       on its own patients (beta 2 unless --beta is given);\n"
                "                       with solo the table adds regret per patient\n"
                "  --episodes K         episodes per run (default 1000)\n"
                "  --clinics N          concurrent clinics (default 1)\n"

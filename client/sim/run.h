@@ -96,7 +96,7 @@ int bb_sim_run_solo(struct bb_sim_run *r, char *why, size_t whylen) BB_WARN_UNUS
 
 /* The bonus scale of solo clinics when the command line names none: chosen
  * on the tuning environments (docs/RESULTS.md, "Acting alone"). */
-#define BB_SIM_SOLO_BETA 1.0
+#define BB_SIM_SOLO_BETA 2.0
 
 /* One clinic's episode buffers (caller-owned arrays). */
 struct bb_sim_clinic {

@@ -179,6 +179,7 @@ static int check_configs(const struct bb_sim_sweep *s, long nc, char (*skip)[160
 struct row {
     long c;
     double eps, mean, sd, lo, hi, regret;
+    long worst_env, worst_seed; /* the seeds of hi */
 };
 
 static int by_eps_then_mean(const void *a, const void *b)
@@ -262,7 +263,9 @@ int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, 
                     long i = ((c * s->neps + e) * s->nenv + ei) * s->nseed + si;
                     double ratio = cell[i].regret / cell[i].random;
                     sum += ratio, sum2 += ratio * ratio, reg += cell[i].regret;
-                    w->lo = fmin(w->lo, ratio), w->hi = fmax(w->hi, ratio);
+                    w->lo = fmin(w->lo, ratio);
+                    if (ratio > w->hi)
+                        w->hi = ratio, w->worst_env = s->env_seed[ei], w->worst_seed = s->seed[si];
                     if (out_csv)
                         fprintf(out_csv, "\"%s\",%g,%ld,%ld,%.6g,%.6g,%.6g,%ld,%ld\n", label,
                                 s->eps[e], s->env_seed[ei], s->seed[si], cell[i].regret,
@@ -274,16 +277,22 @@ int bb_sim_sweep_run(const struct bb_sim_sweep *s, FILE *out_csv, FILE *out_md, 
             w->regret = reg / (double)(s->nenv * s->nseed);
         }
     qsort(rows, (size_t)nrows, sizeof(*rows), by_eps_then_mean);
+    /* The worst seed beside the mean: a federation plays one run. */
     fprintf(out_md,
-            "| ε | configuration | regret / random, mean | sd | min | max | mean regret |\n"
+            "| ε | configuration | regret / random, mean | worst seed | sd | best seed | mean regret |\n"
             "|---|---|---|---|---|---|---|\n");
     for (long i = 0; i < nrows; i++) {
         char label[256];
         struct bb_params p = s->base;
         if (apply(s, rows[i].c, &p, label, sizeof(label)) != BB_OK)
             continue;
-        fprintf(out_md, "| %g | %s | %.3f | %.3f | %.3f | %.3f | %.0f |\n", rows[i].eps, label,
-                rows[i].mean, rows[i].sd, rows[i].lo, rows[i].hi, rows[i].regret);
+        char who[64];
+        if (s->nenv > 1)
+            snprintf(who, sizeof(who), "env %ld, seed %ld", rows[i].worst_env, rows[i].worst_seed);
+        else
+            snprintf(who, sizeof(who), "seed %ld", rows[i].worst_seed);
+        fprintf(out_md, "| %g | %s | %.3f | %.3f (%s) | %.3f | %.3f | %.0f |\n", rows[i].eps,
+                label, rows[i].mean, rows[i].hi, who, rows[i].sd, rows[i].lo, rows[i].regret);
     }
     for (long c = 0; c < nc; c++)
         for (int e = 0; e < s->neps; e++)

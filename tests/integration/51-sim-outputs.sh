@@ -34,7 +34,7 @@ grep -qF "$SWEEP_HEAD" sweep.out || fail "sweep --summary - put no table on stdo
 # columns, which the table without solo does not have.
 "$SIM" "${RUN[@]}" --algo private,random,solo --clinics 4 --summary - >solo.out 2>solo.err ||
     fail "solo run: $(cat solo.err)"
-grep -q '^| solo N=4 | inf | 1 |' solo.out || fail "no solo row (beta 1): $(cat solo.out)"
+grep -q '^| solo N=4 | inf | 2 |' solo.out || fail "no solo row (beta 2): $(cat solo.out)"
 grep -qF '| per patient | / solo |' solo.out || fail "no per-patient columns: $(cat solo.out)"
 grep -q '^| solo N=4 .*| 1.00 |$' solo.out || fail "solo's ratio to itself is not 1: $(cat solo.out)"
 ! grep -qF 'per patient' run.out table.md || fail "per-patient columns without solo"
