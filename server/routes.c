@@ -420,14 +420,14 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
 {
     struct bb_counts s = bb_stats_get(&d->stats);
     const struct bb_params *p = &d->p;
-    double sg = bb_params_rho_gram_spent(p, s.episodes);
-    double sy = bb_params_rho_y_spent(p, s.updates);
+    double sg, sy;
+    const double spent = bb_params_rho_spent(p, s.episodes, s.updates, &sg, &sy);
     struct bb_privacy_budget pb = {
         .is_private = p->is_private,
         .rho = p->rho,
         .epsilon = p->epsilon,
         .delta = p->delta,
-        .rho_spent = sg + sy,
+        .rho_spent = spent,
         .rho_remaining = p->rho - sg - sy,
         .gram = {p->rho_gram, sg, p->rho_gram - sg},
         .y = {p->rho_y, sy, p->rho_y - sy},
@@ -604,6 +604,8 @@ static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
     const char *names[BB_METRICS_ROUTES], *methods[BB_METRICS_ROUTES];
     struct bb_counts s = bb_stats_get(&d->stats);
     bb_routes_labels(names, methods);
+    double sg, sy;
+    bb_params_rho_spent(&d->p, s.episodes, s.updates, &sg, &sy);
     struct bb_metrics_gauges g = {
         .episodes = s.episodes,
         .max_episodes = d->p.K_max,
@@ -611,8 +613,8 @@ static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
         .max_updates = d->p.max_updates,
         .version = s.version,
         .rho = d->p.rho,
-        .rho_gram_spent = bb_params_rho_gram_spent(&d->p, s.episodes),
-        .rho_y_spent = bb_params_rho_y_spent(&d->p, s.updates),
+        .rho_gram_spent = sg,
+        .rho_y_spent = sy,
         .ready = ready(d),
     };
     size_t len = 0;

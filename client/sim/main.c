@@ -622,9 +622,9 @@ int main(int argc, char **argv)
     int nruns = 0, status = 2;
     FILE *csv = NULL, *summary = NULL;
 
-    /* One run is one thread; OpenBLAS's own threads only spin on matrices
-     * of d <= 32 (measured: 1121 vs 661 episodes/s at d=32, H=10, A=8 on
-     * 2 cores). OPENBLAS_NUM_THREADS, if set, still wins. */
+    /* One run is one thread, and OpenBLAS runs single-threaded
+     * (docs/RESULTS.md, "Tuning record"); OPENBLAS_NUM_THREADS, if set,
+     * still wins. */
     if (!getenv("OPENBLAS_NUM_THREADS"))
         openblas_set_num_threads(1);
     int rc = parse_args(argc, argv, &o);

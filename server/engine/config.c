@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,33 +47,12 @@ static int bad(char *why, size_t whylen, const char *name, const char *value)
  * One table serves parsing, the stored form and its comparison. */
 enum kind { K_INT, K_LONG, K_DOUBLE, K_ENUM, K_DOUBLE_AUTO /* 'auto' = 0 */ };
 
-static const char *const rule_names[] = {[BB_UPDATE_RARE] = "rare", [BB_UPDATE_EVERY] = "every",
-                                         [BB_UPDATE_RELEASE] = "release", NULL};
-static const char *const vclip_names[] = {[BB_VCLIP_HORIZON] = "horizon",
-                                          [BB_VCLIP_REMAINING] = "remaining", NULL};
-static const char *const bound_names[] = {[BB_BOUND_PAPER] = "paper", [BB_BOUND_TIGHT] = "tight",
-                                          NULL};
-static const char *const prior_names[] = {[BB_PRIOR_UNIFORM] = "uniform",
-                                          [BB_PRIOR_GREEDY] = "greedy", NULL};
-static const char *const features_names[] = {[BB_FEATURES_BALL] = "ball",
-                                             [BB_FEATURES_SIMPLEX] = "simplex",
-                                             [BB_FEATURES_ONEHOT] = "onehot", NULL};
-static const char *const conversion_names[] = {[BB_CONV_BUN_STEINKE] = "bun-steinke",
-                                               [BB_CONV_CKS] = "cks", NULL};
-static const char *const ysens_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
-                                          [BB_YSENS_NONNEGATIVE] = "nonnegative",
-                                          [BB_YSENS_CENTRED] = "centred", NULL};
-static const char *const indefinite_names[] = {[BB_INDEF_REFUSE] = "refuse",
-                                               [BB_INDEF_DOUBLE] = "double", NULL};
-static const char *const calibration_names[] = {[BB_CAL_CORRECTED] = "corrected",
-                                                [BB_CAL_PAPER] = "paper", NULL};
-
 struct opt {
     const char *name; /* without the leading dashes; the stored key */
     enum kind kind;
     size_t off;
-    long lo, hi;               /* K_INT, K_LONG */
-    const char *const *names;  /* K_ENUM: index = value; NULL = bb_mechanism_name */
+    long lo, hi;              /* K_INT, K_LONG; K_ENUM: hi > 0 accepts values < hi only */
+    const char *const *names; /* K_ENUM: enums.h's table; NULL = bb_mechanism_name */
 };
 
 #define OFF(f) offsetof(struct bb_params, f)
@@ -84,7 +64,7 @@ static const struct opt opts[] = {
     {"rho", K_DOUBLE, OFF(rho), 0, 0, NULL},
     {"epsilon", K_DOUBLE, OFF(epsilon), 0, 0, NULL},
     {"delta", K_DOUBLE, OFF(delta), 0, 0, NULL},
-    {"conversion", K_ENUM, OFF(conversion), 0, 0, conversion_names},
+    {"conversion", K_ENUM, OFF(conversion), 0, 0, bb_conversion_names},
     {"gram-share", K_DOUBLE, OFF(gram_share), 0, 0, NULL},
     {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL},
     {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL},
@@ -92,20 +72,21 @@ static const struct opt opts[] = {
      * N_max = K_max, which may exceed 2^31 (bb_config_pin). */
     {"max-updates", K_LONG, OFF(max_updates_cap), 0, LONG_MAX, NULL},
     {"beta", K_DOUBLE, OFF(beta), 0, 0, NULL},
-    {"update-rule", K_ENUM, OFF(update_rule), 0, 0, rule_names},
-    {"calibration", K_ENUM, OFF(calibration), 0, 0, calibration_names},
+    {"update-rule", K_ENUM, OFF(update_rule), 0, 0, bb_update_rule_names},
+    {"calibration", K_ENUM, OFF(calibration), 0, 0, bb_calibration_names},
     {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL},
     {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL},
     {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL},
-    {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bound_names},
+    {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bb_bound_names},
     {"shift-scale", K_DOUBLE_AUTO, OFF(shift_scale), 0, 0, NULL},
-    {"indefinite", K_ENUM, OFF(indefinite), 0, 0, indefinite_names},
-    {"value-clip", K_ENUM, OFF(value_clip), 0, 0, vclip_names},
-    {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, prior_names},
+    {"indefinite", K_ENUM, OFF(indefinite), 0, 0, bb_indefinite_names},
+    {"value-clip", K_ENUM, OFF(value_clip), 0, 0, bb_value_clip_names},
+    {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, bb_prior_policy_names},
     {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL},
     {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL},
-    {"features", K_ENUM, OFF(features), 0, 0, features_names},
-    {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, ysens_names},
+    /* 'auto' is the simulator's, resolved before derivation. */
+    {"features", K_ENUM, OFF(features), 0, BB_FEATURES_AUTO, bb_features_names},
+    {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, bb_y_sensitivity_names},
     {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL},
     {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL},
 };
@@ -113,12 +94,11 @@ static const struct opt opts[] = {
 
 static const char *enum_name(const struct opt *o, int v)
 {
+    if (o->hi > 0 && v >= o->hi)
+        return NULL;
     if (!o->names)
         return bb_mechanism_name((enum bb_mechanism)v);
-    int n = 0;
-    while (o->names[n])
-        n++;
-    return v >= 0 && v < n ? o->names[v] : NULL;
+    return bb_enum_name(o->names, v);
 }
 
 static const struct opt *find(const char *name)
@@ -276,73 +256,96 @@ void bb_config_keep_pinned(struct bb_params *t, const struct bb_params *stored)
         t->shift_scale = stored->shift_scale;
 }
 
+/* The help text's parts around the mechanisms, whose names come from
+ * mech.c's table (bb_mechanism_name). */
+static const char usage_head[] =
+    "Configuration (fixed when the database is created; so are the choices\n"
+    "'auto' and --max-updates 0 make, and on a restart they mean the stored ones):\n"
+    "  --horizon H          steps per episode (required)\n"
+    "  --dim d              feature dimension (required)\n"
+    "  --actions A          number of actions (required)\n"
+    "  --max-episodes K     K_max, the episode budget (required)\n"
+    "  --rho R              zCDP budget; 'inf' for non-private\n"
+    "  --epsilon E          or an (epsilon, delta) budget, converted to rho\n"
+    "  --delta D            delta for the (epsilon, delta) report (default 1e-5)\n"
+    "  --conversion C       (epsilon, delta) to rho and back: cks (Canonne-Kamath-\n"
+    "                       Steinke 2020, the default; a larger rho for the same\n"
+    "                       epsilon) or bun-steinke (docs/PRIVACY.md §4)\n"
+    "  --gram-share f       share of rho for the Gram matrices (default 0.2)\n"
+    "  --failure-prob p     failure probability of the PD shift (default 0.05)\n"
+    "  --update-ratio C     update when some det grew by C (default 2)\n"
+    "  --max-updates N      hard cap on updates, at most the default bound\n"
+    "                       (default 0: the bound)\n"
+    "  --beta B             exploration bonus scale (default 1, see docs/RESULTS.md)\n";
+static const char usage_tail[] =
+    "  --release-base g     grid mechanisms release at episodes ceil(k0 g^j)\n"
+    "                       (default 1.5)\n"
+    "  --release-start k0   the first release point, or auto (the default: once\n"
+    "                       k0/d >= 5 sigma_y, 3 for onehot rows, at most\n"
+    "                       K_max/5; 1 for the tree)\n"
+    "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
+    "                       (default tight)\n"
+    "  --shift-scale s      lambda~ = s * the bound, or auto (the default: 0.25,\n"
+    "                       0.4 of onehot rows' diagonal bound; post-processing)\n"
+    "  --indefinite R       where a release's Lambda~_h is not positive definite:\n"
+    "                       double (the default: double step h's ridge until it\n"
+    "                       is) or refuse (no update until it is; post-processing)\n"
+    "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n"
+    "  --value-clip V       clip V_{h+1} to [0, H] (horizon) or to the steps left\n"
+    "                       (remaining; smaller y noise) (default remaining)\n"
+    "  --prior-policy P     before the first update: uniform (a random action,\n"
+    "                       the default) or greedy (the prior's argmax, the paper's)\n"
+    "  --y-exponent p       step h's y noise proportional to its sensitivity^p\n"
+    "                       at the same rho_y; 0 = one sigma_y for all steps\n"
+    "                       (default 1; with --value-clip remaining)\n"
+    "  --prior-value k      the next values in the regression targets come from\n"
+    "                       weights shrunk towards k times the step's largest\n"
+    "                       target, not 0 (default 0.5; post-processing)\n"
+    "  --features SET       the clinics' feature rows: ball (||phi||_2 <= 1, the\n"
+    "                       default), simplex (also phi >= 0, sum <= 1; other\n"
+    "                       rows are refused, and a private run's y noise shrinks\n"
+    "                       with a bound on the next values, docs/PRIVACY.md §3.3)\n"
+    "                       or onehot (simplex rows with at most one nonzero entry,\n"
+    "                       tabular features: the Gram noise is diagonal and the\n"
+    "                       ridge smaller, docs/PRIVACY.md §1.6)\n"
+    "  --y-sensitivity S    the bound on y's change: centred (the default; with\n"
+    "                       simplex or onehot rows the targets are released\n"
+    "                       centred, 1 x the largest target instead of 2 x,\n"
+    "                       docs/PRIVACY.md §2.2), nonnegative (sqrt 2 x, §2.1)\n"
+    "                       or triangle\n"
+    "  --plausible z        after an update, clinics draw uniformly among the\n"
+    "                       actions whose Q-value is within z sds of the y noise\n"
+    "                       of the greedy one's; 0 = always the greedy action\n"
+    "                       (default 1, in sds of the nonnegative bound's noise:\n"
+    "                       sqrt 2 of the centred one's; post-processing,\n"
+    "                       docs/PRIVACY.md §3.4)\n"
+    "  --plausible-floor f  only actions whose Q-value's noise sd is at least f\n"
+    "                       of the step's value range join that set (default\n"
+    "                       0.025; post-processing)\n";
+static char usage_text[sizeof(usage_head) + sizeof(usage_tail) + 512];
+static pthread_once_t usage_once = PTHREAD_ONCE_INIT;
+
+static void usage_build(void)
+{
+    char names[256] = "";
+    size_t n = 0;
+    for (int v = 0; bb_mechanism_name((enum bb_mechanism)v) && n < sizeof(names); v++)
+        if (v != BB_MECH_AUTO)
+            n += (size_t)snprintf(names + n, sizeof(names) - n, "%s, ",
+                                  bb_mechanism_name((enum bb_mechanism)v));
+    snprintf(usage_text, sizeof(usage_text),
+             "%s"
+             "  --mechanism M        continual release of the Gram matrices (default auto:\n"
+             "                       grid-sqrt when private, tree when not;\n"
+             "                       docs/PRIVACY.md): %sauto\n"
+             "%s",
+             usage_head, names, usage_tail);
+}
+
 const char *bb_config_usage(void)
 {
-    return "Configuration (fixed when the database is created; so are the choices\n"
-           "'auto' and --max-updates 0 make, and on a restart they mean the stored ones):\n"
-           "  --horizon H          steps per episode (required)\n"
-           "  --dim d              feature dimension (required)\n"
-           "  --actions A          number of actions (required)\n"
-           "  --max-episodes K     K_max, the episode budget (required)\n"
-           "  --rho R              zCDP budget; 'inf' for non-private\n"
-           "  --epsilon E          or an (epsilon, delta) budget, converted to rho\n"
-           "  --delta D            delta for the (epsilon, delta) report (default 1e-5)\n"
-           "  --conversion C       (epsilon, delta) to rho and back: cks (Canonne-Kamath-\n"
-           "                       Steinke 2020, the default; a larger rho for the same\n"
-           "                       epsilon) or bun-steinke (docs/PRIVACY.md §4)\n"
-           "  --gram-share f       share of rho for the Gram matrices (default 0.2)\n"
-           "  --failure-prob p     failure probability of the PD shift (default 0.05)\n"
-           "  --update-ratio C     update when some det grew by C (default 2)\n"
-           "  --max-updates N      hard cap on updates, at most the default bound\n"
-           "                       (default 0: the bound)\n"
-           "  --beta B             exploration bonus scale (default 1, see docs/RESULTS.md)\n"
-           "  --mechanism M        continual release of the Gram matrices: tree,\n"
-           "                       tree-honaker, grid, grid-sqrt, auto (default auto:\n"
-           "                       grid-sqrt when private, tree when not; docs/PRIVACY.md)\n"
-           "  --release-base g     grid mechanisms release at episodes ceil(k0 g^j)\n"
-           "                       (default 1.5)\n"
-           "  --release-start k0   the first release point, or auto (the default: once\n"
-           "                       k0/d >= 5 sigma_y, 3 for onehot rows, at most\n"
-           "                       K_max/5; 1 for the tree)\n"
-           "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
-           "                       (default tight)\n"
-           "  --shift-scale s      lambda~ = s * the bound, or auto (the default: 0.25,\n"
-           "                       0.4 of onehot rows' diagonal bound; post-processing)\n"
-           "  --indefinite R       where a release's Lambda~_h is not positive definite:\n"
-           "                       double (the default: double step h's ridge until it\n"
-           "                       is) or refuse (no update until it is; post-processing)\n"
-           "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n"
-           "  --value-clip V       clip V_{h+1} to [0, H] (horizon) or to the steps left\n"
-           "                       (remaining; smaller y noise) (default remaining)\n"
-           "  --prior-policy P     before the first update: uniform (a random action,\n"
-           "                       the default) or greedy (the prior's argmax, the paper's)\n"
-           "  --y-exponent p       step h's y noise proportional to its sensitivity^p\n"
-           "                       at the same rho_y; 0 = one sigma_y for all steps\n"
-           "                       (default 1; with --value-clip remaining)\n"
-           "  --prior-value k      the next values in the regression targets come from\n"
-           "                       weights shrunk towards k times the step's largest\n"
-           "                       target, not 0 (default 0.5; post-processing)\n"
-           "  --features SET       the clinics' feature rows: ball (||phi||_2 <= 1, the\n"
-           "                       default), simplex (also phi >= 0, sum <= 1; other\n"
-           "                       rows are refused, and a private run's y noise shrinks\n"
-           "                       with a bound on the next values, docs/PRIVACY.md §3.3)\n"
-           "                       or onehot (simplex rows with at most one nonzero entry,\n"
-           "                       tabular features: the Gram noise is diagonal and the\n"
-           "                       ridge smaller, docs/PRIVACY.md §1.6)\n"
-           "  --y-sensitivity S    the bound on y's change: centred (the default; with\n"
-           "                       simplex or onehot rows the targets are released\n"
-           "                       centred, 1 x the largest target instead of 2 x,\n"
-           "                       docs/PRIVACY.md §2.2), nonnegative (sqrt 2 x, §2.1)\n"
-           "                       or triangle\n"
-           "  --plausible z        after an update, clinics draw uniformly among the\n"
-           "                       actions whose Q-value is within z sds of the y noise\n"
-           "                       of the greedy one's; 0 = always the greedy action\n"
-           "                       (default 1, in sds of the nonnegative bound's noise:\n"
-           "                       sqrt 2 of the centred one's; post-processing,\n"
-           "                       docs/PRIVACY.md §3.4)\n"
-           "  --plausible-floor f  only actions whose Q-value's noise sd is at least f\n"
-           "                       of the step's value range join that set (default\n"
-           "                       0.025; post-processing)\n";
+    pthread_once(&usage_once, usage_build);
+    return usage_text;
 }
 
 static json_t *num(double v)
@@ -361,8 +364,7 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "A", json_integer(p->A));
     rc |= json_object_set_new(o, "K_max", json_integer(p->K_max));
     rc |= json_object_set_new(o, "private", json_boolean(p->is_private));
-    rc |= json_object_set_new(o, "calibration",
-                              json_string(p->calibration == BB_CAL_PAPER ? "paper" : "corrected"));
+    rc |= json_object_set_new(o, "calibration", json_string(bb_calibration_name(p->calibration)));
     rc |= json_object_set_new(o, "mechanism", json_string(bb_mechanism_name(p->mechanism)));
     rc |= json_object_set_new(o, "release_base", json_real(p->release_base));
     rc |= json_object_set_new(o, "release_start", json_real(p->release_start));
@@ -371,20 +373,20 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "shift_scale", json_real(p->shift_scale));
     rc |= json_object_set_new(o, "indefinite", json_string(bb_indefinite_name(p->indefinite)));
     rc |= json_object_set_new(o, "value_clip", json_string(bb_value_clip_name(p->value_clip)));
-    rc |= json_object_set_new(o, "prior_policy", json_string(prior_names[p->prior_policy]));
+    rc |=
+        json_object_set_new(o, "prior_policy", json_string(bb_prior_policy_name(p->prior_policy)));
     rc |= json_object_set_new(o, "sens_factor", json_real(p->sens_factor));
     rc |= json_object_set_new(o, "prefix_sd", json_real(p->prefix_sd));
-    rc |= json_object_set_new(o, "update_rule",
-                              json_string(rule_names[p->update_rule]));
+    rc |= json_object_set_new(o, "update_rule", json_string(bb_update_rule_name(p->update_rule)));
     rc |= json_object_set_new(o, "rho", num(p->rho));
     rc |= json_object_set_new(o, "epsilon", num(p->epsilon));
     rc |= json_object_set_new(o, "conversion", json_string(bb_conversion_name(p->conversion)));
-    rc |= json_object_set_new(o, "epsilon_cks",
-                              num(p->is_private ? bb_epsilon_from_rho_cks(p->rho, p->delta)
-                                                : INFINITY));
-    rc |= json_object_set_new(o, "epsilon_bun_steinke",
-                              num(p->is_private ? bb_epsilon_from_rho(p->rho, p->delta)
-                                                : INFINITY));
+    rc |= json_object_set_new(
+        o, "epsilon_cks",
+        num(p->is_private ? bb_epsilon_from_rho_cks(p->rho, p->delta) : INFINITY));
+    rc |=
+        json_object_set_new(o, "epsilon_bun_steinke",
+                            num(p->is_private ? bb_epsilon_from_rho(p->rho, p->delta) : INFINITY));
     rc |= json_object_set_new(o, "delta", json_real(p->delta));
     rc |= json_object_set_new(o, "gram_share", json_real(p->gram_share));
     rc |= json_object_set_new(o, "rho_gram", num(p->rho_gram));
@@ -415,9 +417,10 @@ json_t *bb_config_to_json(const struct bb_params *p)
     rc |= json_object_set_new(o, "features", json_string(bb_features_name(p->features)));
     rc |= json_object_set_new(o, "next_value_bound", json_boolean(bb_params_next_bound(p)));
     const double pair = bb_params_y_pair(p); /* the bound in force */
-    rc |= json_object_set_new(
-        o, "y_sensitivity",
-        json_string(pair < 1.5 ? "centred" : pair < 2.0 ? "nonnegative" : "triangle"));
+    rc |= json_object_set_new(o, "y_sensitivity",
+                              json_string(pair < 1.5   ? "centred"
+                                          : pair < 2.0 ? "nonnegative"
+                                                       : "triangle"));
     rc |= json_object_set_new(o, "y_centre", json_real(bb_params_y_centre(p)));
     rc |= json_object_set_new(o, "plausible", json_real(p->plausible_z));
     rc |= json_object_set_new(o, "plausible_floor", json_real(p->plausible_floor));

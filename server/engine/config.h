@@ -2,11 +2,9 @@
  * config.h — the configuration flags shared by billboardd and billboard-sim,
  * and the JSON form of derived parameters (--print-params, GET /v1/config).
  *
- *   --horizon H --dim d --actions A --max-episodes K
- *   --rho R | --epsilon E [--delta D]      (R or E may be "inf": non-private)
- *   --gram-share f --failure-prob p --update-ratio C --max-updates N --beta B
- *   --update-rule rare|every --calibration corrected|paper  (simulator only)
- *   --mechanism tree
+ * One table of flags (config.c) serves parsing, the stored form and
+ * --help; an enum flag's values are enums.h's names, a mechanism's its ops'
+ * (mech.c's table).
  */
 #ifndef BB_CONFIG_H
 #define BB_CONFIG_H

@@ -91,8 +91,7 @@ static void fill_privacy(const struct bb_engine *e, struct bb_privacy_summary *s
     s->max_episodes = e->p.K_max;
     s->updates = e->sched.updates;
     s->max_updates = e->p.max_updates;
-    s->rho_spent = bb_params_rho_gram_spent(&e->p, e->store.n) +
-                   bb_params_rho_y_spent(&e->p, e->sched.updates);
+    s->rho_spent = bb_params_rho_spent(&e->p, e->store.n, e->sched.updates, NULL, NULL);
 }
 
 int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engine **out)

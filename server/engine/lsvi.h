@@ -39,10 +39,12 @@
 #define BB_LSVI_H
 
 #include "billboard/err.h"
+#include "features.h"
 #include "noise.h"
-#include "params.h"
+#include "paramset.h"
 #include "rng.h"
 #include "store.h"
+#include "ynoise.h"
 
 #define BB_LSVI_MAX_THREADS 8
 

@@ -6,20 +6,45 @@
 
 #include <stdlib.h>
 
-static const struct bb_mech_ops *const table[] = {
-    &mech_tree_ops,
-    &mech_grid_ops,
-    &mech_grid_sqrt_ops,
-    &mech_tree_honaker_ops,
-};
+/* Every mechanism, one line each: the ops its mech_*.c defines
+ * (mech_impl.h). The list both declares them and makes the table. */
+#define MECHANISMS(X)                                                                              \
+    X(mech_tree_ops)                                                                               \
+    X(mech_grid_ops)                                                                               \
+    X(mech_grid_sqrt_ops)                                                                          \
+    X(mech_tree_honaker_ops)
+
+#define DECLARE(ops) extern const struct bb_mech_ops ops;
+#define ENTRY(ops) &ops,
+MECHANISMS(DECLARE)
+static const struct bb_mech_ops *const table[] = {MECHANISMS(ENTRY)};
+
+const struct bb_mech_ops *mech_ops_for(enum bb_mechanism m)
+{
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        if (table[i]->kind == m)
+            return table[i];
+    return NULL;
+}
+
+const char *bb_mechanism_name(enum bb_mechanism m)
+{
+    if (m == BB_MECH_AUTO)
+        return "auto";
+    const struct bb_mech_ops *ops = mech_ops_for(m);
+    return ops ? ops->name : NULL;
+}
+
+int bb_mechanism_is_tree(enum bb_mechanism m)
+{
+    const struct bb_mech_ops *ops = mech_ops_for(m);
+    return ops && ops->tree;
+}
 
 int bb_mech_new(const struct bb_params *p, struct bb_mech **out)
 {
     *out = NULL;
-    const struct bb_mech_ops *ops = NULL;
-    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-        if (table[i]->kind == p->mechanism)
-            ops = table[i];
+    const struct bb_mech_ops *ops = mech_ops_for(p->mechanism);
     if (!ops)
         return BB_EINVAL;
     struct bb_mech *m = calloc(1, sizeof(*m));
@@ -48,7 +73,7 @@ void bb_mech_free(struct bb_mech *m)
 
 const char *bb_mech_name(const struct bb_mech *m)
 {
-    return bb_mechanism_name(m->ops->kind);
+    return m->ops->name;
 }
 
 long bb_mech_episodes(const struct bb_mech *m)

@@ -5,7 +5,8 @@
  * of the prefix sum Lambda_h^k = sum_{i<=k} phi_h^i phi_h^i^T (Alg. 1 line
  * 19, without the PD shift). A mechanism turns the stream of chosen feature
  * rows into such releases; which one is used is fixed in the configuration
- * (params.h, enum bb_mechanism) and its privacy cost is derived in params.c
+(enums.h, enum bb_mechanism); its privacy cost is its calibrate op
+ * (mech_impl.h)
  * and docs/PRIVACY.md. Every mechanism:
  *
  *   - takes each episode once, with bb_mech_add(), and draws the noise that
@@ -30,7 +31,7 @@
 #include <stddef.h>
 
 #include "billboard/err.h"
-#include "params.h"
+#include "paramset.h"
 #include "rng.h"
 
 /* One piece of mechanism state to persist. bytes is borrowed. */

@@ -1,246 +1,38 @@
 /*
- * mech_grid.c — release-grid mechanisms behind mech.h: releases only at the
- * grid points k_1 < ... < k_G (bb_release_grid), over the increments
- * x_j = sum of phi phi^T over the episodes k_{j-1} < k <= k_j.
- *
- * Both are factorization mechanisms A = B C of the G x G prefix-sum matrix
- * A, with lower-triangular Toeplitz strategy C (coefficients c_l) and
- * decoder B (b_l). At grid point k_j the mechanism draws Z_j (the symmetric
- * noise of noise.h, diagonal variance sigma^2), publishes nothing but
- *     y_j = snap((C x)_j) + Z_j,    (C x)_j = sum_{i<=j} c_{j-i} x_i,
- * and releases the prefix P_j = sum_{i<=j} b_{j-i} y_i — post-processing of
- * y_1..y_j, which are exact on the Gram grid. So P_j = sum_{i<=j} x_i plus
- * noise sum_{i<=j} b_{j-i} Z_i (plus the snapping of C x, for grid-sqrt).
- *
- *   grid       C = I, B = A: independent noise per increment (c = 1, 0, ...;
- *              b = 1, 1, ...). An episode lies in one increment.
- *   grid-sqrt  C = B = A^(1/2): c_l = b_l = the (1 - x)^(-1/2) series.
- *
- * Records: Z_j of step h, with slot = j (1-based) and tag = k_j. Each is
- * written once and never replaced; recovery needs all of them up to the
- * last grid point reached. Privacy: docs/PRIVACY.md; calibration: params.c.
+ * mech_grid.c — the release-grid mechanism with disjoint increments behind
+ * mech.h (`--mechanism grid`; docs/PRIVACY.md): the factorization
+ * (factorization.h) with C = I, B = A, so every increment between two
+ * grid points gets its own independent noise and an episode lies in one
+ * increment. Records: factorization.c's.
  */
-#include "mech_impl.h"
+#include "factorization.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-#include "noise.h"
-
-struct grid {
-    int H, d, sqrt_mode;
-    long G;                 /* grid points */
-    long *point;            /* owned, G: k_1 .. k_G */
-    double *c, *b;          /* owned, G: strategy and decoder coefficients */
-    long done;              /* completed increments (grid points reached) */
-    struct bb_sym_sampler noise;
-    double grid;            /* Gram grid */
-    double *x;              /* owned, H * (G+1) * dd: increments; slot G is the open one past k_G */
-    double *z;              /* owned, H * G * dd: Z_j */
-    unsigned char *have;    /* owned, H * G: Z_j present */
-    double *scratch;        /* owned, dd */
-};
-
-static size_t dd_of(const struct grid *g)
+/* c = 1, 0, 0, ...; b = 1, 1, 1, ... */
+static void coefficients(double *c, double *b, long G)
 {
-    return (size_t)g->d * g->d;
-}
-
-static double *x_at(struct grid *g, int h, long j)
-{
-    return g->x + ((size_t)h * (size_t)(g->G + 1) + (size_t)j) * dd_of(g);
-}
-
-static double *z_at(const struct grid *g, int h, long j)
-{
-    return g->z + ((size_t)h * (size_t)g->G + (size_t)j) * dd_of(g);
-}
-
-static void release_impl(struct bb_mech *m)
-{
-    struct grid *g = m->impl;
-    free(g->point);
-    free(g->c);
-    free(g->b);
-    free(g->x);
-    free(g->z);
-    free(g->have);
-    free(g->scratch);
-    free(g);
-    m->impl = NULL;
+    for (long l = 0; l < G; l++) {
+        c[l] = l == 0 ? 1.0 : 0.0;
+        b[l] = 1.0;
+    }
 }
 
 static int init(struct bb_mech *m)
 {
-    const struct bb_params *p = m->p;
-    struct grid *g = calloc(1, sizeof(*g));
-    if (!g)
-        return BB_ENOMEM;
-    m->impl = g;
-    g->H = p->H;
-    g->d = p->d;
-    g->sqrt_mode = p->mechanism == BB_MECH_GRID_SQRT;
-    g->G = bb_release_grid(p->release_start, p->release_base, p->K_max, NULL, 0);
-    g->grid = p->grid_gram;
-    if (g->G < 1)
-        return BB_EINVAL;
-    int rc = bb_sym_sampler_init(&g->noise, p->sigma_gram_eff, p->grid_gram,
-                                 bb_params_diagonal_gram(p));
-    if (rc != BB_OK)
-        return rc;
-    const size_t G = (size_t)g->G, dd = dd_of(g);
-    g->point = malloc(G * sizeof(long));
-    g->c = malloc(G * sizeof(double));
-    g->b = malloc(G * sizeof(double));
-    g->x = calloc((size_t)g->H * (G + 1) * dd, sizeof(double));
-    g->z = calloc((size_t)g->H * G * dd, sizeof(double));
-    g->have = calloc((size_t)g->H * G, 1);
-    g->scratch = calloc(dd, sizeof(double));
-    if (!g->point || !g->c || !g->b || !g->x || !g->z || !g->have || !g->scratch)
-        return BB_ENOMEM;
-    bb_release_grid(p->release_start, p->release_base, p->K_max, g->point, g->G);
-    if (g->sqrt_mode) {
-        bb_sqrt_coefficients(g->c, g->G);
-        memcpy(g->b, g->c, G * sizeof(double));
-    } else {
-        for (size_t l = 0; l < G; l++) {
-            g->c[l] = l == 0 ? 1.0 : 0.0;
-            g->b[l] = 1.0;
-        }
-    }
-    return BB_OK;
+    return factorization_init(m, coefficients, 0);
 }
 
-static int is_release(const struct bb_mech *m, long k)
+/* Each episode in one increment, coefficient 1: S = 1; a prefix sums the
+ * noise of at most G increments: G. */
+static void calibrate(const struct bb_params *p, double *sens_factor, double *prefix_terms)
 {
-    const struct grid *g = m->impl;
-    long lo = 0, hi = g->G - 1;
-    while (lo <= hi) {
-        long mid = (lo + hi) / 2;
-        if (g->point[mid] == k)
-            return 1;
-        if (g->point[mid] < k)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return 0;
-}
-
-/* y_i of step h (1-based i = j + 1 for index j): snap((C x)_j) + Z_j. */
-static void y_of(const struct grid *g, int h, long j, double *out)
-{
-    const size_t dd = dd_of(g);
-    memset(out, 0, dd * sizeof(double));
-    for (long i = 0; i <= j; i++) {
-        double c = g->c[j - i];
-        if (c == 0.0)
-            continue;
-        const double *xi = g->x + ((size_t)h * (size_t)(g->G + 1) + (size_t)i) * dd;
-        for (size_t e = 0; e < dd; e++)
-            out[e] += c * xi[e];
-    }
-    const double *z = z_at(g, h, j);
-    for (size_t e = 0; e < dd; e++)
-        out[e] = (g->sqrt_mode ? bb_grid_snap(out[e], g->grid) : out[e]) + z[e];
-}
-
-static int add(struct bb_mech *m, const double *const *phi, struct bb_rng *r)
-{
-    struct grid *g = m->impl;
-    const long k = m->k + 1;
-    const int d = g->d;
-    const int release = g->done < g->G && g->point[g->done] == k;
-    for (int h = 0; h < g->H; h++) {
-        double *x = x_at(g, h, g->done); /* past k_G: the open slot G */
-        for (int i = 0; i < d; i++)
-            for (int j = i; j < d; j++) {
-                double v = bb_grid_snap(phi[h][i] * phi[h][j], g->grid);
-                x[(size_t)i * d + j] += v;
-                if (j != i)
-                    x[(size_t)j * d + i] += v;
-            }
-    }
-    if (!release)
-        return BB_OK;
-    const long j = g->done;
-    for (int h = 0; h < g->H; h++) {
-        if (!r) { /* replay: Z_j comes from the store */
-            g->have[(size_t)h * g->G + j] = 0;
-            continue;
-        }
-        double *z = z_at(g, h, j);
-        bb_sym_sampler_draw(&g->noise, d, r, z);
-        g->have[(size_t)h * g->G + j] = 1;
-        int rc = mech_emit(m, h, j + 1, k, z, dd_of(g) * sizeof(double));
-        if (rc != BB_OK)
-            return rc;
-    }
-    g->done++;
-    return BB_OK;
-}
-
-static int load(struct bb_mech *m, const struct bb_mech_record *rec)
-{
-    struct grid *g = m->impl;
-    const long j = rec->slot - 1;
-    if (j < 0 || j >= g->G || rec->tag != g->point[j] || rec->len != dd_of(g) * sizeof(double))
-        return BB_EINVAL;
-    if (j >= g->done)
-        return BB_OK; /* a grid point not reached by the stored episodes: cannot be, ignore */
-    unsigned char *have = &g->have[(size_t)rec->step * g->G + j];
-    if (*have)
-        return BB_ECONFLICT;
-    memcpy(z_at(g, rec->step, j), rec->bytes, rec->len);
-    *have = 1;
-    return BB_OK;
-}
-
-static int ready(const struct bb_mech *m)
-{
-    const struct grid *g = m->impl;
-    for (int h = 0; h < g->H; h++)
-        for (long j = 0; j < g->done; j++)
-            if (!g->have[(size_t)h * g->G + j])
-                return BB_EINVAL;
-    return BB_OK;
-}
-
-static int prefix(const struct bb_mech *m, int h, double *out)
-{
-    const struct grid *g = m->impl;
-    const size_t dd = dd_of(g);
-    if (ready(m) != BB_OK)
-        return BB_EINVAL;
-    memset(out, 0, dd * sizeof(double));
-    const long t = g->done - 1; /* the latest release */
-    for (long i = 0; i <= t; i++) {
-        y_of(g, h, i, g->scratch);
-        const double b = g->b[t - i];
-        for (size_t e = 0; e < dd; e++)
-            out[e] += b * g->scratch[e];
-    }
-    return BB_OK;
+    *sens_factor = 1;
+    *prefix_terms = (double)p->releases;
 }
 
 const struct bb_mech_ops mech_grid_ops = {
     .kind = BB_MECH_GRID,
+    .name = "grid",
+    .calibrate = calibrate,
     .init = init,
-    .release = release_impl,
-    .is_release = is_release,
-    .add = add,
-    .load = load,
-    .ready = ready,
-    .prefix = prefix,
-};
-
-const struct bb_mech_ops mech_grid_sqrt_ops = {
-    .kind = BB_MECH_GRID_SQRT,
-    .init = init,
-    .release = release_impl,
-    .is_release = is_release,
-    .add = add,
-    .load = load,
-    .ready = ready,
-    .prefix = prefix,
+    FACTORIZATION_OPS,
 };

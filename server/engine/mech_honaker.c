@@ -39,6 +39,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "features.h"
+#include "release.h"
 #include "tree.h"
 
 struct honaker {
@@ -180,8 +182,20 @@ static int prefix(const struct bb_mech *m, int h, double *out)
     return bb_tree_prefix(&s->t[h], out);
 }
 
+/* The same nodes as the tree (all of them drawn): S = L; a prefix of n
+ * sums Honaker's node estimates over the set bits j of n, variance v_j
+ * each, at most bb_honaker_max_prefix_variance(K_max) in all. */
+static void calibrate(const struct bb_params *p, double *sens_factor, double *prefix_terms)
+{
+    *sens_factor = p->L;
+    *prefix_terms = bb_honaker_max_prefix_variance(p->K_max);
+}
+
 const struct bb_mech_ops mech_tree_honaker_ops = {
     .kind = BB_MECH_TREE_HONAKER,
+    .name = "tree-honaker",
+    .tree = 1,
+    .calibrate = calibrate,
     .init = init,
     .release = release,
     .is_release = is_release,

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 
+#include "features.h"
 #include "tree.h"
 
 static int init(struct bb_mech *m)
@@ -103,8 +104,19 @@ static int prefix(const struct bb_mech *m, int h, double *out)
     return bb_tree_prefix(&t[h], out);
 }
 
+/* Each episode lies in L nodes of coefficient 1: S = L; a prefix is the
+ * sum of at most L live nodes: L. */
+static void calibrate(const struct bb_params *p, double *sens_factor, double *prefix_terms)
+{
+    *sens_factor = p->L;
+    *prefix_terms = p->L;
+}
+
 const struct bb_mech_ops mech_tree_ops = {
     .kind = BB_MECH_TREE,
+    .name = "tree",
+    .tree = 1,
+    .calibrate = calibrate,
     .init = init,
     .release = release,
     .is_release = is_release,

@@ -14,7 +14,7 @@
 #define BB_SCHEDULE_H
 
 #include "billboard/err.h"
-#include "params.h"
+#include "paramset.h"
 
 struct bb_schedule {
     int H;

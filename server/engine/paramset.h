@@ -1,0 +1,93 @@
+/*
+ * paramset.h — struct bb_params: the configuration of a billboard and the
+ * constants derived from it. The caller sets the configuration (or
+ * bb_params_defaults and the flags of config.h do), bb_params_derive
+ * (params.h) fills the rest; every part of the engine reads it. The
+ * functions over it are params.h's and its concept headers'.
+ */
+#ifndef BB_PARAMSET_H
+#define BB_PARAMSET_H
+
+#include "enums.h"
+
+struct bb_params {
+    /* --- configuration (set by the caller, then bb_params_derive) --- */
+    int H;                         /* horizon, steps per episode */
+    int d;                         /* feature dimension */
+    int A;                         /* number of actions */
+    long K_max;                    /* maximum number of episodes */
+    double rho;                    /* zCDP budget; INFINITY = non-private */
+    double epsilon;                /* if > 0 and rho unset (0), rho is solved from (epsilon, delta)
+                                      by the conversion; derived: the epsilon rho guarantees by it */
+    double delta;                  /* for the (epsilon, delta) report; default 1e-5 */
+    enum bb_conversion conversion; /* (epsilon, delta) <-> rho; default CKS */
+    double gram_share;             /* f: rho_gram = f*rho, rho_y = (1-f)*rho; default 0.2 */
+    double failure_prob;           /* p; default 0.05 */
+    double update_ratio;           /* C; default 2 */
+    long max_updates_cap;          /* configured N_max cap; 0 = the default bound */
+    double beta;                   /* bonus scale (tuned; see docs/RESULTS.md) */
+    enum bb_calibration calibration;
+    enum bb_update_rule update_rule;
+    enum bb_mechanism mechanism;
+    double release_base;  /* g of the release grid (grid mechanisms); default 1.5 */
+    double release_start; /* k0: the first release point; 0 = auto (the default),
+                             resolved by bb_params_derive */
+    enum bb_bound shift_bound;
+    double shift_scale;            /* lambda~ = shift_scale * the bound; 0 = auto (the
+                                      default), resolved by bb_params_derive: 0.25, or
+                                      0.4 of the diagonal bound of onehot rows */
+    enum bb_indefinite indefinite; /* an indefinite Lambda~_h; default double */
+    enum bb_value_clip value_clip;
+    enum bb_prior_policy prior_policy;
+    double y_exponent;  /* p: step h's y noise sigma_h is proportional to its
+                           sensitivity Delta_h^p, at the same rho_y (docs/PRIVACY.md
+                           §2); 0 = one sigma_y for every step */
+    double prior_value; /* kappa: the next values in step h's targets come from
+                           step h+1's regression shrunk towards kappa times its
+                           largest target instead of 0 (bb_params_prior_target,
+                           lsvi.h; post-processing, docs/PRIVACY.md §3.2);
+                           0 = towards 0, the paper's */
+    enum bb_features features;
+    enum bb_y_sensitivity y_sensitivity; /* which bound on y's change; default centred */
+    double plausible_z;                  /* z: clinics draw uniformly among the actions the y
+                                            noise cannot tell from the greedy one at z of its
+                                            sds (bb_billboard_plausible; post-processing,
+                                            docs/PRIVACY.md §3.4); 0 = always the greedy one */
+    double plausible_floor;              /* f: an action joins only where that noise's sd is at
+                                          least f of the step's value range H - h + 1 */
+
+    /* --- derived by bb_params_derive --- */
+    int is_private;     /* rho finite */
+    int L;              /* tree levels: ceil(log2 K_max) + 1 */
+    long releases;      /* R: release points, K_max (tree) or G (grid) */
+    double sens_factor; /* S: sum of squared strategy coefficients an episode's
+                           increment meets (tree and tree-honaker L, grid 1,
+                           grid-sqrt sum c_l^2) */
+    double prefix_sd;   /* largest per-entry sd of a released prefix's noise
+                           (of its diagonal entries, the largest) */
+    double rho_gram;    /* f * rho */
+    double rho_y;       /* (1 - f) * rho */
+    double sigma_gram;  /* sigma_Lambda = sqrt(H S / rho_gram), per node or increment */
+    double shift;       /* lambda~ = shift_scale * bound (enum bb_bound) */
+    double ridge;       /* diagonal added to every Gram matrix: 2*shift, or 1 if non-private */
+    long max_updates;   /* N_max, a hard cap */
+    double sigma_y;     /* the y noise if every step had the same: sqrt(2 H N_max
+                           (H+1)^2 / rho_y), or with the remaining clip
+                           sqrt(N_max H (H+1)(2H+1) / (3 rho_y)); the steps' own
+                           are bb_params_sigma_y_step */
+    double y_unit;      /* sigma_h = y_unit * Delta_h^p (bb_params_sigma_y_step) */
+    double v_floor;     /* lower clip of V_{h+1}: 0 (corrected) or -INFINITY (paper) */
+
+    /* Grids (noise.h) and the noise actually drawn. Snapping to a grid of
+     * spacing g moves each coordinate by at most g/2, so the L2 sensitivity
+     * grows by at most g*sqrt(#coordinates); the drawn sigma is inflated by
+     * exactly that ratio so the zCDP costs above still hold. */
+    double grid_gram;      /* grid of every Gram entry and node noise */
+    double sigma_gram_eff; /* sigma_gram * (1 + grid_gram * d / sqrt 2) */
+    double grid_y;         /* the grid of sigma_y_eff's step (each step has its
+                              own: bb_params_grid_y_step) */
+    double sigma_y_eff;    /* the largest y noise drawn at any step:
+                              max_h bb_params_sigma_y_drawn_step(p, h) */
+};
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * ynoise.c — the y noise of every step (ynoise.h; docs/PRIVACY.md §2).
+ */
+#include "ynoise.h"
+
+#include <math.h>
+
+#include "features.h"
+#include "noise.h"
+#include "paramset.h"
+
+double bb_params_value_cap(const struct bb_params *p, int h)
+{
+    return p->value_clip == BB_VCLIP_REMAINING ? (double)(p->H - h - 1) : (double)p->H;
+}
+
+/* A bound other than the triangle one can be in force: a private run with
+ * simplex rows, the corrected calibration. */
+static int simplex_bound(const struct bb_params *p)
+{
+    return p->is_private && bb_params_simplex_rows(p) && p->calibration == BB_CAL_CORRECTED;
+}
+
+double bb_params_y_pair(const struct bb_params *p)
+{
+    if (!simplex_bound(p))
+        return 2.0;
+    switch (p->y_sensitivity) {
+    case BB_YSENS_CENTRED:
+        return 1.0;
+    case BB_YSENS_NONNEGATIVE:
+        return sqrt(2.0);
+    case BB_YSENS_TRIANGLE:
+        break;
+    }
+    return 2.0;
+}
+
+double bb_params_y_centre(const struct bb_params *p)
+{
+    return simplex_bound(p) && p->y_sensitivity == BB_YSENS_CENTRED ? BB_Y_CENTRE : 0.0;
+}
+
+double bb_params_plausible_unit(const struct bb_params *p)
+{
+    return bb_params_y_centre(p) > 0 ? sqrt(2.0) : 1.0;
+}
+
+double bb_params_y_sensitivity(const struct bb_params *p, int h)
+{
+    return bb_params_y_pair(p) * (1.0 + bb_params_value_cap(p, h));
+}
+
+int bb_params_y_uniform(const struct bb_params *p)
+{
+    return p->y_exponent == 0 || p->value_clip == BB_VCLIP_HORIZON ||
+           p->calibration == BB_CAL_PAPER;
+}
+
+double bb_params_sigma_y_step(const struct bb_params *p, int h)
+{
+    if (bb_params_y_uniform(p))
+        return p->sigma_y;
+    return p->y_unit * pow(bb_params_y_sensitivity(p, h), p->y_exponent);
+}
+
+double bb_params_prior_target(const struct bb_params *p, int h)
+{
+    if (!p->is_private)
+        return 0.0;
+    return p->prior_value * (1.0 + bb_params_value_cap(p, h));
+}
+
+double bb_params_grid_y_step(const struct bb_params *p, int h)
+{
+    return bb_grid_for(bb_params_sigma_y_step(p, h));
+}
+
+double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h)
+{
+    return bb_params_sigma_y_drawn_at(p, h, bb_params_value_cap(p, h));
+}
+
+double bb_params_sigma_y_at(const struct bb_params *p, int h, double cap)
+{
+    return bb_params_sigma_y_step(p, h) * (1.0 + cap) / (1.0 + bb_params_value_cap(p, h));
+}
+
+double bb_params_grid_y_at(const struct bb_params *p, int h, double cap)
+{
+    return bb_grid_for(bb_params_sigma_y_at(p, h, cap));
+}
+
+double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap)
+{
+    return bb_params_sigma_y_at(p, h, cap) *
+           (1.0 + bb_params_grid_y_at(p, h, cap) * sqrt((double)p->d) /
+                      (bb_params_y_pair(p) * (1.0 + cap)));
+}
+
+int bb_params_next_bound(const struct bb_params *p)
+{
+    return p->is_private && p->calibration == BB_CAL_CORRECTED && bb_params_simplex_rows(p);
+}
+
+/* y: sensitivity 2(H+1) with V in [0, H]; H releases per update, at most
+ * N_max updates: rho_y = H N_max (2(H+1))^2 / (2 sigma_y^2). With the
+ * nonnegative or centred bound every sensitivity, and so sigma_y, is
+ * y_pair / 2 of that (exactly 1 otherwise). */
+static double sigma_y_of(const struct bb_params *p)
+{
+    const double H = p->H, N = (double)p->max_updates;
+    if (p->calibration == BB_CAL_PAPER)
+        return sqrt(3.0 * H * H * N / p->rho_y); /* 6 H^2 N / rho with f = 1/2 */
+    if (p->value_clip == BB_VCLIP_HORIZON)
+        return sqrt(2.0 * H * N * (H + 1) * (H + 1) / p->rho_y) * (bb_params_y_pair(p) / 2.0);
+    /* step h's sensitivity 2(H-h+1): sum_h 4(H-h+1)^2 / 2 = H(H+1)(2H+1)/3 */
+    return sqrt(N * H * (H + 1) * (2 * H + 1) / (3.0 * p->rho_y)) * (bb_params_y_pair(p) / 2.0);
+}
+
+void ynoise_derive(struct bb_params *p)
+{
+    p->sigma_y = sigma_y_of(p);
+    /* Per-step noise at the same rho_y: sum_h Delta_h^2 / sigma_h^2 =
+     * sum_h Delta_h^2 / sigma_y^2 with sigma_h = y_unit Delta_h^p, so
+     * y_unit = sigma_y sqrt(sum_h Delta_h^(2-2p) / sum_h Delta_h^2). */
+    double s2 = 0, s2p = 0;
+    for (int h = 0; h < p->H; h++) {
+        double D = bb_params_y_sensitivity(p, h);
+        s2 += D * D;
+        s2p += pow(D, 2.0 - 2.0 * p->y_exponent);
+    }
+    p->y_unit = p->sigma_y * sqrt(s2p / s2);
+    /* Each step has its own grid; snapping grows step h's sensitivity by
+     * g_h sqrt d, and its noise is inflated by the same ratio. */
+    p->sigma_y_eff = 0;
+    for (int h = 0; h < p->H; h++) {
+        double s = bb_params_sigma_y_drawn_step(p, h);
+        if (s > p->sigma_y_eff) {
+            p->sigma_y_eff = s;
+            p->grid_y = bb_params_grid_y_step(p, h);
+        }
+    }
+}

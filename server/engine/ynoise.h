@@ -1,0 +1,93 @@
+/*
+ * ynoise.h — the noise of the regression targets y_h (Alg. 1 lines 7–10):
+ * each step's sensitivity, its sigma and grid, the centre of the targets,
+ * the value cap and the prior they are shrunk towards (docs/PRIVACY.md §2,
+ * §3). Functions of the derived parameters only (params.h).
+ */
+#ifndef BB_YNOISE_H
+#define BB_YNOISE_H
+
+struct bb_params;
+
+/* kappa = 1 - 1/sqrt 2: the smallest centre, as a share of the largest
+ * target, at which the centred sum's sensitivity is B_h (docs/PRIVACY.md
+ * §2.2: it is B_h max(1, sqrt 2 (1 - kappa)) for kappa <= 1/2). */
+#define BB_Y_CENTRE (1.0 - 0.70710678118654752440)
+
+/* The upper clip of V_{h+1} in the targets of step h (0-based): H, or
+ * H - h - 1 with BB_VCLIP_REMAINING. */
+double bb_params_value_cap(const struct bb_params *p, int h);
+
+/* Step h's (0-based) regression-target sensitivity Delta_h = y_pair (1 + cap):
+ * y_pair (H+1) with V clipped to [0, H], y_pair (H-h) with V clipped to the
+ * steps left. */
+double bb_params_y_sensitivity(const struct bb_params *p, int h);
+
+/* The factor of the largest target in y's sensitivity: 1 where the
+ * centred targets are in force and sqrt 2 where the nonnegative bound is
+ * (a private run, BB_YSENS_CENTRED or BB_YSENS_NONNEGATIVE, simplex rows,
+ * the corrected calibration), else 2 (the triangle inequality). */
+double bb_params_y_pair(const struct bb_params *p);
+
+/* The centre of step h's targets as a share of their largest value B_h:
+ * BB_Y_CENTRE where the centred targets are in force (y_pair 1), else 0.
+ * The engine subtracts c_h = centre * B_h times each row's entry sum from
+ * its target before the sum, and adds c_h (Lambda~_h - ridge I) 1 back after
+ * the noise (server/engine/lsvi.c). */
+double bb_params_y_centre(const struct bb_params *p);
+
+/* The plausible set's z and floor f were tuned against the noise of §2.1's
+ * bound; with centred targets the drawn noise is 1/sqrt 2 of it, and the
+ * billboard carries z u and f / u, u = sqrt 2 (1 elsewhere), so that the
+ * set keeps the width it was tuned at in units of the drawn sd
+ * (docs/PRIVACY.md §3.4). */
+double bb_params_plausible_unit(const struct bb_params *p);
+
+/* Step h's y noise before grid inflation: sigma_y when every step has the
+ * same (exponent 0, the horizon clip, the paper's calibration), else
+ * y_unit * Delta_h^p, so that sum_h Delta_h^2 / sigma_h^2 is the same as with
+ * sigma_y everywhere: the same rho_y. 0 when non-private. */
+double bb_params_sigma_y_step(const struct bb_params *p, int h);
+
+/* Step h's y grid (noise.h), and the noise drawn there: sigma_h inflated by
+ * the grid's slack, sigma_h (1 + g_h sqrt(d) / Delta_h), so the ratio of
+ * sensitivity to noise, and with it rho_y, holds after snapping. */
+double bb_params_grid_y_step(const struct bb_params *p, int h);
+double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h);
+
+/* Step h's y noise when its next values are clipped at cap, at most
+ * bb_params_value_cap(p, h): the sensitivity 2(1 + cap) and sigma scaled
+ * together from the _step values (sigma_at = sigma_step * (1 + cap) /
+ * (1 + value_cap)), so the step's rho is the same for every cap; the grid
+ * is the one for that sigma, and _drawn_at inflates for snapping to it as
+ * _drawn_step does. At cap = bb_params_value_cap(p, h) they equal the
+ * _step values. */
+double bb_params_sigma_y_at(const struct bb_params *p, int h, double cap);
+double bb_params_grid_y_at(const struct bb_params *p, int h, double cap);
+double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap);
+
+/* Whether the backward pass clips the next values at the bound from the
+ * released regression and scales the y noise with it: a private run with
+ * the corrected calibration and simplex rows (bb_params_simplex_rows). */
+int bb_params_next_bound(const struct bb_params *p);
+
+/* The value step h's (0-based) regression is shrunk towards when it gives
+ * the next values of step h-1's targets, in a private run: m_h = kappa *
+ * Delta_h / 2, kappa times the step's largest target (1 + value cap).
+ * lsvi.c solves u_h = Lambda~_h^-1 (y~_h + ridge m_h 1): with no data in a
+ * direction, phi . u_h = m_h for features whose coordinates sum to 1
+ * (one-hot, the simplex), instead of 0, and the pull fades as
+ * ridge / (n + ridge) with the n visits. The published w_h stays
+ * Lambda~_h^-1 y~_h. 0 when non-private (textbook LSVI-UCB, ridge 1) or
+ * kappa = 0. A function of public constants. */
+double bb_params_prior_target(const struct bb_params *p, int h);
+
+/* Whether every step has the same noise sigma_y (exponent 0, the horizon
+ * clip, or the paper's calibration). */
+int bb_params_y_uniform(const struct bb_params *p);
+
+/* Engine-internal, for bb_params_derive: sets sigma_y, y_unit, sigma_y_eff
+ * and grid_y of p from its H, d, N_max, rho_y and clips. */
+void ynoise_derive(struct bb_params *p);
+
+#endif
