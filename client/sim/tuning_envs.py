@@ -30,6 +30,16 @@ the defaults before any of this (lock7, sparse7, rotated7 and grid4, a 4 x 4
 grid world with H = 12). No reported environment of `make price` is among
 them. The numbers come from numpy's PCG64 generator, so a given seed gives
 the same file on every machine with the same numpy major version.
+
+    python3 client/sim/tuning_envs.py --families DIR   (plain Python, no numpy)
+
+writes the families of issue 29 (FAMILIES below; `make table` runs it):
+deep-exploration chains (chain*), dense one-hot tabular MDPs (dense*),
+sparse-reward and small simplex MDPs (sparse5*, small6*) and rotated simplex
+MDPs with ball rows (rot8*). Files named *-t<N> are tuning instances, *-r<N>
+reporting ones: no choice of the defaults read an r file. Each file's
+generator is Python's random.Random seeded by its name, so the files are the
+same on every machine and adding one changes no other.
 """
 import json
 import math
