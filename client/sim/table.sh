@@ -61,7 +61,7 @@ sweep() { # name, then billboard-sim arguments: $WORK/name.md and name.csv
 }
 
 for f in "${FAMILIES[@]}"; do
-    IFS='|' read -r name args label <<<"$f"
+    IFS='|' read -r name args _ <<<"$f"
     [ -z "$ONLY" ] || [[ ",$ONLY," == *",$name,"* ]] || continue
     # shellcheck disable=SC2086
     {
