@@ -157,7 +157,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     d.lock_fd = -1;
     FUZZ_REQUIRE(bb_daemon_open(&d, &o) == BB_OK);
     struct bb_writer_ctx wx = {d.engine, d.db, d.pool, d.auth, &d.board, &d.stats,
-                               &d.fatal, &d.entropy, bb_daemon_rebuild, &d};
+                               &d.fatal, &d.ledger, &d.entropy, bb_daemon_rebuild, &d};
     FUZZ_REQUIRE(bb_writer_start(&wx, &d.writer) == BB_OK);
     o.http.listen = o.listen;
     o.http.port = 0;
