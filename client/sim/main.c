@@ -40,7 +40,10 @@ static void usage(FILE *f)
                "  --env-seed N         seed of the simplex MDP (default 1)\n\n"
                "Runs:\n"
                "  --algo LIST          comma list of lsvi-ucb, lsvi-ucb-rare, private, paper,\n"
-               "                       random (default lsvi-ucb-rare,private,random)\n"
+               "                       random, solo (default lsvi-ucb-rare,private,random);\n"
+               "                       solo: each of the --clinics acts alone, non-private,\n"
+               "                       on its own patients (beta 2 unless --beta is given);\n"
+               "                       with solo the table adds regret per patient\n"
                "  --episodes K         episodes per run (default 1000)\n"
                "  --clinics N          concurrent clinics (default 1)\n"
                "  --seed N             seed of the engine noise and the environment (default 1)\n"
@@ -128,7 +131,7 @@ struct opts {
     long S, A, d, H, env_seed, K, clinics, seed, every;
     double alpha;
     double eps[MAX_LIST], betas[MAX_LIST];
-    int neps, nbetas;
+    int neps, nbetas, beta_given;
     long checkpoints[MAX_LIST];
     int ncheck;
     int algo_on[BB_SIM_NALGO];
@@ -404,6 +407,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
             return BB_EINVAL;
         }
     }
+    o->beta_given = !isnan(o->betas[0]);
     if (isnan(o->betas[0]))
         o->betas[0] = o->base.beta;
     return BB_OK;
@@ -465,6 +469,9 @@ static int sweep(struct opts *o)
     for (int al = 0; al < BB_SIM_NALGO; al++)
         if (o->algo_on[al] && al != BB_SIM_RANDOM && !o->algo_on[BB_SIM_PRIVATE])
             s.algo = (enum bb_sim_algo)al;
+    if (s.algo == BB_SIM_SOLO && !o->beta_given)
+        s.base.beta = BB_SIM_SOLO_BETA;
+    s.clinics = (int)o->clinics;
     for (int i = 0; i < o->naxes; i++) {
         char *spec = strdup(o->axes[i]); /* the axis keeps pointers into it */
         if (!spec || bb_sim_sweep_axis(&s, spec, why, sizeof(why)) != BB_OK) {
@@ -583,7 +590,8 @@ out:
     return status;
 }
 
-/* A run's label: the algorithm, its epsilon, its beta when several. */
+/* A run's label: the algorithm, its epsilon (solo: its number of clinics),
+ * its beta when several. */
 static void label_run(const struct opts *o, const struct bb_sim_run *r, int with_eps, double eps,
                       double beta, char *out, size_t outlen)
 {
@@ -591,6 +599,8 @@ static void label_run(const struct opts *o, const struct bb_sim_run *r, int with
         snprintf(out, outlen, "%s eps=inf", bb_sim_algo_name(r->algo));
     else if (with_eps)
         snprintf(out, outlen, "%s eps=%g", bb_sim_algo_name(r->algo), eps);
+    else if (r->algo == BB_SIM_SOLO)
+        snprintf(out, outlen, "solo N=%ld", o->clinics);
     else
         snprintf(out, outlen, "%s", bb_sim_algo_name(r->algo));
     if (o->nbetas > 1 && r->algo != BB_SIM_RANDOM) {
@@ -601,7 +611,8 @@ static void label_run(const struct opts *o, const struct bb_sim_run *r, int with
 
 /* The plan of in-process runs into runs, items and labels (MAX_RUNS each):
  * per beta, each algorithm; private and paper once per epsilon; random
- * once (it has no beta). Returns the number of runs. */
+ * once (it has no beta); solo at BB_SIM_SOLO_BETA unless --beta is given.
+ * Returns the number of runs. */
 static int plan_runs(const struct opts *o, const struct bb_sim_env *env,
                      struct bb_sim_run *runs, struct bb_sim_report_item *items,
                      char (*labels)[64])
@@ -618,7 +629,8 @@ static int plan_runs(const struct opts *o, const struct bb_sim_env *env,
                 r->env = env;
                 r->algo = (enum bb_sim_algo)al;
                 r->base = o->base;
-                r->base.beta = o->betas[b];
+                r->base.beta =
+                    al == BB_SIM_SOLO && !o->beta_given ? BB_SIM_SOLO_BETA : o->betas[b];
                 r->episodes = o->K;
                 r->clinics = (int)o->clinics;
                 r->seed = (uint64_t)o->seed;

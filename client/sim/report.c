@@ -90,13 +90,22 @@ double bb_sim_report_slope(const struct bb_sim_run *r, long from)
 void bb_sim_report_table(FILE *f, const struct bb_sim_report_item *items, int n,
                          const long *checkpoints, int ncheck)
 {
+    /* With a solo run beside them, every run's regret per patient and its
+     * ratio to the solo run's (the first one listed). */
+    const struct bb_sim_run *solo = NULL;
+    for (int i = 0; i < n && !solo; i++)
+        if (items[i].run->algo == BB_SIM_SOLO)
+            solo = items[i].run;
     fprintf(f, "| run | ε | β |");
     for (int c = 0; c < ncheck; c++)
         fprintf(f, " regret K=%ld |", checkpoints[c]);
-    fprintf(f, " switches | dH log2(1+K/(λd)) | N_max | slope | V* | episodes/s |\n|---|---|---|");
+    fprintf(f, " switches | dH log2(1+K/(λd)) | N_max | slope | V* | episodes/s |");
+    if (solo)
+        fprintf(f, " per patient | / solo |");
+    fprintf(f, "\n|---|---|---|");
     for (int c = 0; c < ncheck; c++)
         fprintf(f, "---|");
-    fprintf(f, "---|---|---|---|---|---|\n");
+    fprintf(f, "---|---|---|---|---|---|%s\n", solo ? "---|---|" : "");
     for (int i = 0; i < n; i++) {
         const struct bb_sim_run *r = items[i].run;
         char eps[32];
@@ -121,8 +130,18 @@ void bb_sim_report_table(FILE *f, const struct bb_sim_report_item *items, int n,
             fprintf(f, " — |");
         else
             fprintf(f, " %.3f |", slope);
-        fprintf(f, " %.4f | %.0f |\n", r->v_star,
+        fprintf(f, " %.4f | %.0f |", r->v_star,
                 r->seconds > 0 ? (double)r->episodes / r->seconds : 0.0);
+        if (solo) {
+            double mine = cum_at(r, r->episodes) / (double)r->episodes;
+            double theirs = cum_at(solo, solo->episodes) / (double)solo->episodes;
+            fprintf(f, " %.4f |", mine);
+            if (theirs > 0)
+                fprintf(f, " %.2f |", mine / theirs);
+            else
+                fprintf(f, " — |");
+        }
+        fputc('\n', f);
     }
 }
 

@@ -31,7 +31,9 @@ double bb_sim_report_switch_bound(const struct bb_params *p, long K);
 
 /* Markdown table: one row per run with the cumulative regret at each of
  * the checkpoints (n of them, episode counts; "—" past the run), switches,
- * the switch bound, N_max, the slope, V* and the speed. */
+ * the switch bound, N_max, the slope, V* and the speed; when a run is solo,
+ * also each run's regret per patient (cumulative / K) and its ratio to the
+ * first solo run's. */
 void bb_sim_report_table(FILE *f, const struct bb_sim_report_item *items, int n,
                          const long *checkpoints, int ncheck);
 

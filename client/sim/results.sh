@@ -104,12 +104,17 @@ head2() { head -n 2 "$WORK/$1.md"; }
 # tuning and levers sections follow it: keep them.
 price_block="$WORK/price-section.md"
 python3 - "$OUT" "$price_block" <<'PY'
-import re, sys
+import os, re, sys
+doc = open(sys.argv[1]).read() if os.path.exists(sys.argv[1]) else ""
+# The opening table (client/sim/table.sh) and issue 29's levers come first.
+keep = [m.group(0) for m in (re.search(r"<!-- table:begin.*?<!-- table:end -->", doc, re.S),
+                             re.search(r"<!-- levers29:begin.*?<!-- levers29:end -->", doc, re.S))
+        if m]
 m = re.search(r"<!-- price:begin.*?<!-- price:end -->(\s*<!-- tune:begin.*?<!-- tune:end -->)?"
-              r"(\s*<!-- levers:begin.*?<!-- levers:end -->)?",
-              open(sys.argv[1]).read(), re.S) \
-    if __import__("os").path.exists(sys.argv[1]) else None
-open(sys.argv[2], "w").write(m.group(0) if m else "")
+              r"(\s*<!-- levers:begin.*?<!-- levers:end -->)?", doc, re.S)
+if m:
+    keep.append(m.group(0))
+open(sys.argv[2], "w").write("\n\n".join(keep))
 PY
 cat > "$OUT" <<MD
 # Results: what Private LSVI-UCB achieves in simulation

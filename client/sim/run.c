@@ -15,7 +15,7 @@
 #include "policy.h"
 
 static const char *const algo_names[BB_SIM_NALGO] = {"lsvi-ucb", "lsvi-ucb-rare", "private",
-                                                     "paper", "random"};
+                                                     "paper", "random", "solo"};
 
 const char *bb_sim_algo_name(enum bb_sim_algo a)
 {
@@ -101,19 +101,19 @@ void bb_sim_run_release(struct bb_sim_run *r)
     r->switches = NULL;
 }
 
-static double now(void)
+void bb_sim_run_seed(uint64_t seed, struct bb_rng *engine, struct bb_rng *env, struct bb_rng *keys)
+{
+    bb_rng_init_seeded(engine, seed);
+    bb_rng_init_seeded(env, seed ^ 0x9e3779b97f4a7c15ULL);
+    bb_rng_init_seeded(keys, seed ^ 0x6a09e667f3bcc909ULL);
+}
+
+double bb_sim_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
-
-/* One clinic's episode buffers. */
-struct clinic {
-    double *features; /* H*A*d */
-    int *action;      /* H */
-    double *reward;   /* H */
-};
 
 /* The working state of one in-process run: the engine, the generators,
  * the clinics' buffers, the exact values and the policy tables. */
@@ -122,7 +122,7 @@ struct inproc {
     int N; /* clinics per round */
     struct bb_engine *eng;
     struct bb_rng rng_engine, rng_env, rng_keys;
-    struct clinic *cl;
+    struct bb_sim_clinic *cl;
     double *vstar, *vpi;
     int *pi, *pi_episode, has_set;
     unsigned char *set;
@@ -264,9 +264,9 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
     struct inproc w = {.env = r->env, .N = r->clinics < 1 ? 1 : r->clinics, .cached = UINT64_MAX};
     int rc = BB_EINVAL;
 
-    bb_rng_init_seeded(&w.rng_engine, r->seed);
-    bb_rng_init_seeded(&w.rng_env, r->seed ^ 0x9e3779b97f4a7c15ULL);
-    bb_rng_init_seeded(&w.rng_keys, r->seed ^ 0x6a09e667f3bcc909ULL);
+    if (r->algo == BB_SIM_SOLO) /* no federation: N engines of their own */
+        return bb_sim_run_solo(r, why, whylen);
+    bb_sim_run_seed(r->seed, &w.rng_engine, &w.rng_env, &w.rng_keys);
     if (K < 1) {
         snprintf(why, whylen, "the number of episodes must be >= 1");
         goto out;
@@ -287,7 +287,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
         goto out;
     }
 
-    double t0 = now();
+    double t0 = bb_sim_now();
     long step = K / 100 > 0 ? K / 100 : 1, next_report = step;
     for (long k = 0; k < K;) {
         long n = K - k < w.N ? K - k : w.N;
@@ -301,7 +301,7 @@ int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen)
             next_report = k + step;
         }
     }
-    r->seconds = now() - t0;
+    r->seconds = bb_sim_now() - t0;
     r->updates = w.eng ? bb_engine_updates(w.eng) : 0;
     rc = BB_OK;
 out:

@@ -17,6 +17,10 @@
  *   paper          the paper's calibration as printed (under-noised y, no
  *                  lower clip): for comparison only
  *   random         every action uniformly at random (no curator)
+ *   solo           no federation: each of the N clinics runs non-private
+ *                  LSVI-UCB (Alg. 1's rule) on its own patients only,
+ *                  episode k going to clinic k mod N as in the rounds
+ *                  above (solo.c); the run's regret is every patient's
  */
 #ifndef BB_SIM_RUN_H
 #define BB_SIM_RUN_H
@@ -33,6 +37,7 @@ enum bb_sim_algo {
     BB_SIM_PRIVATE,
     BB_SIM_PAPER,
     BB_SIM_RANDOM,
+    BB_SIM_SOLO,
     BB_SIM_NALGO
 };
 
@@ -82,6 +87,33 @@ struct bb_sim_run {
 /* Runs r (caller fields set, result fields zero). On error returns the
  * engine's or the environment's error with a reason in why. */
 int bb_sim_run_inprocess(struct bb_sim_run *r, char *why, size_t whylen) BB_WARN_UNUSED;
+
+/* The solo run (algo BB_SIM_SOLO), called by bb_sim_run_inprocess: N
+ * non-private engines, each with K_max = ceil(K/N), on the patients the
+ * federated run of the same seed meets (the same random streams, drawn in
+ * the same episode order; a patient's later states follow the actions). */
+int bb_sim_run_solo(struct bb_sim_run *r, char *why, size_t whylen) BB_WARN_UNUSED;
+
+/* The bonus scale of solo clinics when the command line names none: chosen
+ * on the tuning environments (docs/RESULTS.md, "Acting alone"). */
+#define BB_SIM_SOLO_BETA 2.0
+
+/* One clinic's episode buffers (caller-owned arrays), played into by
+ * bb_sim_policy_play (policy.h). */
+struct bb_sim_clinic {
+    double *features; /* H*A*d */
+    int *action;      /* H */
+    double *reward;   /* H */
+};
+
+struct bb_rng;
+
+/* The run's three streams from its seed: engine noise, environment
+ * (patients), episode keys. */
+void bb_sim_run_seed(uint64_t seed, struct bb_rng *engine, struct bb_rng *env, struct bb_rng *keys);
+
+/* Monotonic seconds. */
+double bb_sim_now(void);
 
 /* Frees the result arrays; safe on a zeroed or failed run. */
 void bb_sim_run_release(struct bb_sim_run *r);

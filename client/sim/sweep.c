@@ -122,7 +122,8 @@ static void run_cell(const struct bb_sim_sweep *s, long i, struct cell *out)
     u.algo = BB_SIM_RANDOM;
     r.base = u.base = s->base;
     r.episodes = u.episodes = s->episodes;
-    r.clinics = u.clinics = 1;
+    r.clinics = s->clinics > 1 ? s->clinics : 1;
+    u.clinics = 1;
     r.seed = u.seed = (uint64_t)seed;
     r.base.rho = 0;
     r.base.epsilon = eps;
@@ -178,6 +179,7 @@ static int check_configs(const struct bb_sim_sweep *s, long nc, char (*skip)[160
 struct row {
     long c;
     double eps, mean, sd, lo, hi, regret;
+    long worst_env, worst_seed; /* the seeds of hi */
 };
 
 static int by_eps_then_mean(const void *a, const void *b)
@@ -211,8 +213,9 @@ static void run_workers(const struct bb_sim_sweep *s, struct cell *cell, long n,
 }
 
 /* One row per configuration and budget not skipped: the mean, sd and
- * range of regret / random over the seeds; each run's CSV line on the
- * way (out_csv may be NULL). Returns the number of rows, or -1. */
+ * range of regret / random over the seeds, and which seeds gave the worst;
+ * each run's CSV line on the way (out_csv may be NULL). Returns the number
+ * of rows, or -1. */
 static long summarise(const struct bb_sim_sweep *s, const struct cell *cell,
                       char (*skip)[160], long nc, struct row *rows, FILE *out_csv)
 {
@@ -236,7 +239,9 @@ static long summarise(const struct bb_sim_sweep *s, const struct cell *cell,
                     long i = ((c * s->neps + e) * s->nenv + ei) * s->nseed + si;
                     double ratio = cell[i].regret / cell[i].random;
                     sum += ratio, sum2 += ratio * ratio, reg += cell[i].regret;
-                    w->lo = fmin(w->lo, ratio), w->hi = fmax(w->hi, ratio);
+                    w->lo = fmin(w->lo, ratio);
+                    if (ratio > w->hi)
+                        w->hi = ratio, w->worst_env = s->env_seed[ei], w->worst_seed = s->seed[si];
                     if (out_csv)
                         fprintf(out_csv, "\"%s\",%g,%ld,%ld,%.6g,%.6g,%.6g,%ld,%ld\n", label,
                                 s->eps[e], s->env_seed[ei], s->seed[si], cell[i].regret,
@@ -255,16 +260,22 @@ static void print_table(const struct bb_sim_sweep *s, struct row *rows, long nro
                         char (*skip)[160], long nc, FILE *out_md)
 {
     qsort(rows, (size_t)nrows, sizeof(*rows), by_eps_then_mean);
+    /* The worst seed beside the mean: a federation plays one run. */
     fprintf(out_md,
-            "| ε | configuration | regret / random, mean | sd | min | max | mean regret |\n"
+            "| ε | configuration | regret / random, mean | worst seed | sd | best seed | mean regret |\n"
             "|---|---|---|---|---|---|---|\n");
     for (long i = 0; i < nrows; i++) {
         char label[256];
         struct bb_params p = s->base;
         if (apply(s, rows[i].c, &p, label, sizeof(label)) != BB_OK)
             continue;
-        fprintf(out_md, "| %g | %s | %.3f | %.3f | %.3f | %.3f | %.0f |\n", rows[i].eps, label,
-                rows[i].mean, rows[i].sd, rows[i].lo, rows[i].hi, rows[i].regret);
+        char who[64];
+        if (s->nenv > 1)
+            snprintf(who, sizeof(who), "env %ld, seed %ld", rows[i].worst_env, rows[i].worst_seed);
+        else
+            snprintf(who, sizeof(who), "seed %ld", rows[i].worst_seed);
+        fprintf(out_md, "| %g | %s | %.3f | %.3f (%s) | %.3f | %.3f | %.0f |\n", rows[i].eps,
+                label, rows[i].mean, rows[i].hi, who, rows[i].sd, rows[i].lo, rows[i].regret);
     }
     for (long c = 0; c < nc; c++)
         for (int e = 0; e < s->neps; e++)

@@ -9,9 +9,10 @@
  * spread over `jobs` forked processes; results are the same for any jobs.
  *
  * Output: one CSV row per run (out_csv, may be NULL) and a Markdown table
- * (out_md) with, per configuration and epsilon, the mean ratio, its
- * standard deviation and range over all seeds, and the mean regret; rows of
- * one epsilon sorted best first.
+ * (out_md) with, per configuration and epsilon, the mean ratio, the worst
+ * seed's ratio and which seed it was, the standard deviation, the best
+ * seed's ratio, and the mean regret; rows of one epsilon sorted by mean,
+ * best first.
  */
 #ifndef BB_SIM_SWEEP_H
 #define BB_SIM_SWEEP_H
@@ -45,6 +46,7 @@ struct bb_sim_sweep {
     long env_seed[BB_SWEEP_MAX_SEEDS], seed[BB_SWEEP_MAX_SEEDS];
     int nenv, nseed;
     long episodes;
+    int clinics; /* N for the swept algorithm (1 if < 1); random plays alone */
     int jobs;
     bb_sim_env_maker make_env;
     const void *env_ctx;

@@ -257,7 +257,7 @@ static const char usage_head[] =
     "  --beta B             exploration bonus scale (default 1, see docs/RESULTS.md)\n";
 static const char usage_tail[] =
     "  --release-base g     grid mechanisms release at episodes ceil(k0 g^j)\n"
-    "                       (default 1.5)\n"
+    "                       (default 1.25)\n"
     "  --release-start k0   the first release point, or auto (the default: once\n"
     "                       k0/d >= 5 sigma_y, 3 for onehot rows, at most\n"
     "                       K_max/5; 1 for the tree)\n"

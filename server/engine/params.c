@@ -28,6 +28,7 @@
 #define PLAUSIBLE_FLOOR_DEFAULT 0.025 /* its floor f */
 #define SHIFT_SCALE_DEFAULT     0.25  /* lambda~ / the tight bound (§1.4) */
 #define SHIFT_SCALE_ONEHOT      0.4   /* lambda~ / the diagonal bound of onehot rows (§1.6) */
+#define RELEASE_BASE_DEFAULT    1.25  /* g of the release grid k0 g^i (§1.2) */
 
 void bb_params_defaults(struct bb_params *p)
 {
@@ -41,7 +42,7 @@ void bb_params_defaults(struct bb_params *p)
     p->update_rule = BB_UPDATE_RARE;
     p->beta = 1.0;
     p->mechanism = BB_MECH_AUTO;
-    p->release_base = 1.5;
+    p->release_base = RELEASE_BASE_DEFAULT;
     p->release_start = 0; /* auto: bb_params_derive */
     p->prior_policy = BB_PRIOR_UNIFORM;
     p->shift_bound = BB_BOUND_TIGHT;

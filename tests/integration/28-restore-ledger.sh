@@ -13,7 +13,7 @@
 #   - a database once served with a journal is refused without one.
 . "$(dirname "$0")/lib.sh"
 H=2 A=2 D=2
-CONF=(--horizon 2 --dim 2 --actions 2 --max-episodes 1000 --rho 1 --release-start 10
+CONF=(--horizon 2 --dim 2 --actions 2 --max-episodes 1000 --rho 1 --release-start 10 --release-base 1.5
     --update-rule release --features ball)
 J="$TMP/journal"
 

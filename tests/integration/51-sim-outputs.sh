@@ -30,4 +30,17 @@ head -n 1 run.out | grep -q '^env,' || fail "--csv - put no CSV header on stdout
 grep -qF "$SWEEP_HEAD" sweep.out || fail "sweep --summary - put no table on stdout: $(cat sweep.out)"
 [ "$(grep -c '^| [0-9]' sweep.out)" = 2 ] || fail "sweep: want 2 rows: $(cat sweep.out)"
 
+# Acting alone beside the federation: a solo row and the per-patient
+# columns, which the table without solo does not have.
+"$SIM" "${RUN[@]}" --algo private,random,solo --clinics 4 --summary - >solo.out 2>solo.err ||
+    fail "solo run: $(cat solo.err)"
+grep -q '^| solo N=4 | inf | 2 |' solo.out || fail "no solo row (beta 2): $(cat solo.out)"
+grep -qF '| per patient | / solo |' solo.out || fail "no per-patient columns: $(cat solo.out)"
+grep -q '^| solo N=4 .*| 1.00 |$' solo.out || fail "solo's ratio to itself is not 1: $(cat solo.out)"
+! grep -qF 'per patient' run.out table.md || fail "per-patient columns without solo"
+"$SIM" --env riverswim --states 3 --episodes 200 --seeds 1-2 --jobs 1 --quiet --algo solo \
+    --clinics 4 --epsilon inf --summary - >solo-sweep.out 2>solo-sweep.err ||
+    fail "solo sweep: $(cat solo-sweep.err)"
+[ "$(grep -c '^| inf | (defaults)' solo-sweep.out)" = 1 ] || fail "solo sweep: $(cat solo-sweep.out)"
+
 [ ! -e ./- ] || fail "a file named '-' was written"

@@ -34,6 +34,7 @@ modes() {
 # A first run: enrols three clinics, plays, summarises, stops.
 demo 0
 grep -q "episodes stored" "$TMP/demo.out" || fail "no summary: $(tail -n 20 "$TMP/demo.out")"
+grep -q "Acting alone instead" "$TMP/demo.out" || fail "no comparison with acting alone: $(tail -n 20 "$TMP/demo.out")"
 grep -q "DEMO_SERVE=0: stopping" "$TMP/demo.out" || fail "did not stop after the summary"
 [ "$(wc -l <"$VAR/clinic-tokens")" = 3 ] || fail "not three clinic tokens"
 grep -q '^bbt_' "$VAR/clinic-tokens" || fail "clinic-tokens holds no token"

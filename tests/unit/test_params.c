@@ -334,6 +334,7 @@ static void test_release_start_auto(void **state)
         bb_params_defaults(&p);
         p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = want[i].eps;
         p.gram_share = 0.5;
+        p.release_base = 1.5; /* as the known values were computed */
         p.conversion = BB_CONV_BUN_STEINKE; /* as the known values were computed */
         assert_true(p.release_start == 0); /* the default is auto */
         q = p;
@@ -354,6 +355,7 @@ static void test_release_start_auto(void **state)
     struct bb_params p;
     bb_params_defaults(&p);
     assert_rel(p.gram_share, 0.2, 0);
+    p.release_base = 1.5; /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     p.conversion = BB_CONV_BUN_STEINKE;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -361,6 +363,7 @@ static void test_release_start_auto(void **state)
     assert_int_equal(p.releases, 11);
     assert_rel(p.sigma_y, 31.234321951956876, 1e-12);
     bb_params_defaults(&p);
+    p.release_base = 1.5;
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_int_equal((long)p.release_start, 1166);
@@ -382,6 +385,7 @@ static void test_release_start_auto(void **state)
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         struct bb_params q;
         bb_params_defaults(&p);
+        p.release_base = 1.5; /* as the known values were computed */
         p.H = 20, p.d = 12, p.A = 2, p.K_max = 100000, p.epsilon = 10;
         p.features = rows[i].features;
         q = p;
@@ -404,6 +408,7 @@ static void test_release_start_auto(void **state)
     /* RiverSwim's S = 6 shape at epsilon 1 sits at the cap; with the
      * grid from there, 20000 1.5^3 = 67500 is its last point (G = 4). */
     bb_params_defaults(&p);
+    p.release_base = 1.5;
     p.H = 20, p.d = 12, p.A = 2, p.K_max = 100000, p.epsilon = 1;
     p.features = BB_FEATURES_ONEHOT;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -420,6 +425,7 @@ static void test_release_start_auto(void **state)
     assert_true(p.release_start == 1);
     /* With a cap of 12 updates: the latest start whose grid has 12 points. */
     bb_params_defaults(&p);
+    p.release_base = 1.5;
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.max_updates_cap = 12;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_true(p.release_start < 1166);
@@ -431,6 +437,20 @@ static void test_release_start_auto(void **state)
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.release_start = 100;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_true(p.release_start == 100);
+    /* The default grid base, 1.25 (docs/RESULTS.md, "Levers of issue 29"):
+     * the rule's defining property holds at it, with more grid points than
+     * at 1.5 from the same start. */
+    bb_params_defaults(&p);
+    assert_rel(p.release_base, 1.25, 0);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    struct bb_params r = p;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_true(p.release_start >= BB_RELEASE_START_SNR * p.d * p.sigma_y * 2.0 / bb_params_y_pair(&p));
+    assert_int_equal(p.releases, bb_release_grid(p.release_start, 1.25, 100000, NULL, 0));
+    assert_true(p.releases > bb_release_grid(p.release_start, 1.5, 100000, NULL, 0));
+    r.release_start = p.release_start - 1;
+    assert_int_equal(bb_params_derive(&r, NULL, 0), BB_OK);
+    assert_true(r.release_start < BB_RELEASE_START_SNR * r.d * r.sigma_y * 2.0 / bb_params_y_pair(&r));
 }
 
 /* Step h's y noise sigma_h = y_unit Delta_h^p (docs/PRIVACY.md §2): known
@@ -599,6 +619,7 @@ static void test_next_bound_noise(void **state)
     (void)state;
     struct bb_params p;
     bb_params_defaults(&p);
+    p.release_base = 1.5; /* as the known values were printed */
     assert_int_equal(p.features, BB_FEATURES_BALL); /* the default */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     p.conversion = BB_CONV_BUN_STEINKE; /* as the known values were printed */
@@ -675,10 +696,12 @@ static void test_exact_k_max(void **state)
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
     assert_non_null(strstr(why, "max episodes K_max 8589934593 exceeds 8589934592, the most at "
                                 "which this configuration's Gram sums stay exact"));
-    /* grid-sqrt at the defaults (H = 5, d = 8, epsilon = 10, G = 11,
-     * g = 2^-18): its floating-point slack decides, 2^-19 / gamma_11. */
+    /* grid-sqrt at the defaults but release base 1.5 (H = 5, d = 8,
+     * epsilon = 10, G = 11, g = 2^-18): its floating-point slack decides,
+     * 2^-19 / gamma_11. */
     bb_params_defaults(&p);
     p.H = 5, p.d = 8, p.A = 4, p.epsilon = 10, p.K_max = 100000;
+    p.release_base = 1.5; /* as the known values were computed */
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
     assert_int_equal(p.releases, 11);
     assert_true(p.grid_gram == 0x1p-18);
@@ -825,6 +848,7 @@ static void test_onehot_bound(void **state)
 static void simplex_h5(struct bb_params *p, enum bb_y_sensitivity ys)
 {
     bb_params_defaults(p);
+    p->release_base = 1.5; /* as the known values were computed */
     p->y_sensitivity = ys;
     p->H = 5, p->d = 8, p->A = 5, p->K_max = 100000, p->epsilon = 10, p->release_start = 1000;
     p->features = BB_FEATURES_SIMPLEX;

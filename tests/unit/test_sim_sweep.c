@@ -121,6 +121,41 @@ static void test_paired_with_random(void **state)
     free(csv), free(md);
 }
 
+/* The worst seed beside the mean: the largest ratio of the CSV's rows of
+ * that configuration, and the seeds that made it. */
+static void test_worst_seed(void **state)
+{
+    (void)state;
+    char spec[] = "beta=1";
+    struct bb_sim_sweep s;
+    char why[256], *csv, *md;
+    setup_sweep(&s, 2);
+    s.seed[s.nseed++] = 2; /* 2 environments x 2 run seeds */
+    assert_int_equal(bb_sim_sweep_axis(&s, spec, why, sizeof(why)), BB_OK);
+    run_sweep(&s, &csv, &md);
+    double worst = -1, sum = 0;
+    long wenv = -1, wseed = -1;
+    const char *p = strchr(csv, '\n') + 1;
+    for (int i = 0; i < 4; i++) {
+        long env, seed;
+        double regret, random, ratio;
+        assert_int_equal(sscanf(p, "\"--beta 1\",10,%ld,%ld,%lf,%lf,%lf", &env, &seed, &regret,
+                                &random, &ratio),
+                         5);
+        sum += ratio;
+        if (ratio > worst)
+            worst = ratio, wenv = env, wseed = seed;
+        p = strchr(p, '\n') + 1;
+    }
+    char want[128];
+    snprintf(want, sizeof(want), "| 10 | --beta 1 | %.3f | %.3f (env %ld, seed %ld) |", sum / 4,
+             worst, wenv, wseed);
+    if (!strstr(md, want))
+        fail_msg("want %s in\n%s", want, md);
+    assert_non_null(strstr(md, "| regret / random, mean | worst seed |"));
+    free(csv), free(md);
+}
+
 /* --max-updates above the bound the grid implies is refused by the engine:
  * that combination is listed as skipped, the rest of the sweep runs. */
 static void test_refused_combination_is_skipped(void **state)
@@ -145,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_jobs_do_not_change_results),
         cmocka_unit_test(test_paired_with_random),
         cmocka_unit_test(test_refused_combination_is_skipped),
+        cmocka_unit_test(test_worst_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
