@@ -12,6 +12,7 @@
 #include "fuzz.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <cblas.h>
 #include <jansson.h>
 #include <netinet/in.h>
@@ -87,7 +88,15 @@ static size_t exchange(const char *req, size_t len, char *out, size_t cap)
     FUZZ_REQUIRE(fd >= 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    FUZZ_REQUIRE(connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0);
+    /* Loopback's ephemeral ports run out under thousands of connections
+     * a second: wait for one rather than call that the daemon's fault. */
+    int rc, tries = 0;
+    while ((rc = connect(fd, (struct sockaddr *)&a, sizeof(a))) != 0 && errno == EADDRNOTAVAIL &&
+           tries++ < 500)
+        usleep(10000);
+    if (rc != 0)
+        fprintf(stderr, "fuzz_request: connect: %s\n", strerror(errno));
+    FUZZ_REQUIRE(rc == 0);
     size_t off = 0;
     while (off < len) {
         ssize_t n = send(fd, req + off, len - off, MSG_NOSIGNAL);
