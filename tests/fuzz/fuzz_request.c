@@ -84,16 +84,26 @@ static int answerable(const char *req, size_t len)
  * length read. */
 static size_t exchange(const char *req, size_t len, char *out, size_t cap, int first_ms)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    FUZZ_REQUIRE(fd >= 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    /* Loopback's ephemeral ports run out under thousands of connections
-     * a second: wait for one rather than call that the daemon's fault. */
-    int rc, tries = 0;
-    while ((rc = connect(fd, (struct sockaddr *)&a, sizeof(a))) != 0 && errno == EADDRNOTAVAIL &&
-           tries++ < 500)
+    /* libFuzzer's timer signals interrupt a blocking connect (EINTR), and
+     * loopback's ephemeral ports can run out under thousands of
+     * connections a second: both are the harness's, so try again on a new
+     * socket rather than blame the daemon. */
+    int fd = -1, rc = -1;
+    for (int tries = 0; tries < 500; tries++) {
+        fd = socket(AF_INET, SOCK_STREAM, 0);
+        FUZZ_REQUIRE(fd >= 0);
+        if ((rc = connect(fd, (struct sockaddr *)&a, sizeof(a))) == 0)
+            break;
+        int e = errno;
+        close(fd);
+        fd = -1;
+        errno = e;
+        if (e != EINTR && e != EADDRNOTAVAIL)
+            break;
         usleep(10000);
+    }
     if (rc != 0)
         fprintf(stderr, "fuzz_request: connect: %s\n", strerror(errno));
     FUZZ_REQUIRE(rc == 0);
@@ -110,9 +120,14 @@ static size_t exchange(const char *req, size_t len, char *out, size_t cap, int f
     for (;;) {
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
         int wait = got == 0 ? (whole ? first_ms : 50) : complete(out, got) == got ? 2 : 300;
-        if (poll(&pfd, 1, wait) <= 0 || got + 1 >= cap)
+        int ready = poll(&pfd, 1, wait);
+        if (ready < 0 && errno == EINTR)
+            continue; /* libFuzzer's timer; the wait starts again, a little longer */
+        if (ready <= 0 || got + 1 >= cap)
             break;
         ssize_t n = recv(fd, out + got, cap - 1 - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n <= 0)
             break;
         got += (size_t)n;
