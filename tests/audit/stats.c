@@ -10,36 +10,34 @@
 
 #include "linalg.h"
 
+/* One term of the modified Lentz algorithm: c and d updated with the
+ * numerator num; returns the factor to multiply the fraction by. */
+static double lentz(double num, double *c, double *d)
+{
+    const double tiny = 1e-300;
+    *d = 1.0 + num * *d;
+    *c = 1.0 + num / *c;
+    if (fabs(*d) < tiny)
+        *d = tiny;
+    if (fabs(*c) < tiny)
+        *c = tiny;
+    *d = 1.0 / *d;
+    return *d * *c;
+}
+
 /* The continued fraction of I_x(a, b) (modified Lentz), valid for
  * x < (a + 1) / (a + b + 2). */
 static double beta_cf(double a, double b, double x)
 {
-    const double tiny = 1e-300;
     double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
-    if (fabs(d) < tiny)
-        d = tiny;
+    if (fabs(d) < 1e-300)
+        d = 1e-300;
     d = 1.0 / d;
     double f = d;
     for (int m = 1; m <= 100000; m++) {
         double m2 = 2.0 * m;
-        double num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-        d = 1.0 + num * d;
-        c = 1.0 + num / c;
-        if (fabs(d) < tiny)
-            d = tiny;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1.0 / d;
-        f *= d * c;
-        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-        d = 1.0 + num * d;
-        c = 1.0 + num / c;
-        if (fabs(d) < tiny)
-            d = tiny;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1.0 / d;
-        double step = d * c;
+        f *= lentz(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)), &c, &d);
+        double step = lentz(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)), &c, &d);
         f *= step;
         if (fabs(step - 1.0) < 1e-15)
             break;
