@@ -456,8 +456,14 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
 
 static enum MHD_Result config_get(struct bbd *d, struct bb_req *r)
 {
+    struct bb_config_info c = {0};
+    char *out = NULL;
     size_t len = 0;
-    char *out = bb_config_info_json(&d->p, 0, &len);
+    if (bb_config_info_of(&d->p, &c) == BB_OK) {
+        snprintf(c.version, sizeof(c.version), "%s", bb_version()); /* the daemon's build */
+        out = bb_config_info_to_json(&c, 0, &len);
+    }
+    bb_config_info_release(&c);
     return reply_json(r, 200, out, len, 0);
 }
 
