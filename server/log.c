@@ -22,7 +22,7 @@ void bb_log_setup(int json)
     as_json = json;
 }
 
-/* "2026-11-26T16:39:02.123Z" into buf (at least 32 bytes). */
+/* "YYYY-MM-DDThh:mm:ss.sssZ" (UTC) into buf (at least 32 bytes). */
 static void timestamp(char *buf, size_t len)
 {
     struct timespec ts;

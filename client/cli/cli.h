@@ -124,7 +124,7 @@ json_t *cli_json_of(char *text);
 void cli_print_rows(const struct cli *cli, json_t *rows);
 
 /* Rewrites the members of o named in keys (NULL-terminated) that are Unix
- * seconds (JSON integers) as RFC 3339 UTC strings, "2026-11-23T15:04:05Z":
+ * seconds (JSON integers) as RFC 3339 UTC strings, "YYYY-MM-DDThh:mm:ssZ":
  * the one time format of every listing, tables and --json alike. Other
  * values (null, strings) stay as they are. */
 void cli_times_rfc3339(json_t *o, const char *const *keys);

@@ -286,7 +286,7 @@ struct bb_client_episode_row {
     int steps, H;              /* steps recorded so far, of H */
     int64_t billboard_version; /* the version its policy used */
     int64_t episode;           /* the daemon's index k; -1 until acknowledged */
-    char created[32];          /* RFC 3339 UTC to the second, "2026-11-23T15:04:05Z" */
+    char created[32];          /* RFC 3339 UTC to the second, "YYYY-MM-DDThh:mm:ssZ" */
     char *reason;              /* owned: why the daemon refused it; NULL if it did not */
 };
 
