@@ -31,42 +31,46 @@ struct opt {
     size_t off;
     long lo, hi;              /* K_INT, K_LONG; K_ENUM: hi > 0 accepts values < hi only */
     const char *const *names; /* K_ENUM: enums.h's table; NULL = bb_mechanism_name */
+    int stored;               /* a stored key only, never a flag (after the flags) */
 };
 
 #define OFF(f) offsetof(struct bb_params, f)
 static const struct opt opts[] = {
-    {"horizon", K_INT, OFF(H), 1, 2147483647L, NULL},
-    {"dim", K_INT, OFF(d), 1, 2147483647L, NULL},
-    {"actions", K_INT, OFF(A), 1, 2147483647L, NULL},
-    {"max-episodes", K_LONG, OFF(K_max), 1, LONG_MAX, NULL},
-    {"rho", K_DOUBLE, OFF(rho), 0, 0, NULL},
-    {"epsilon", K_DOUBLE, OFF(epsilon), 0, 0, NULL},
-    {"delta", K_DOUBLE, OFF(delta), 0, 0, NULL},
-    {"conversion", K_ENUM, OFF(conversion), 0, 0, bb_conversion_names},
-    {"gram-share", K_DOUBLE, OFF(gram_share), 0, 0, NULL},
-    {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL},
-    {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL},
+    {"horizon", K_INT, OFF(H), 1, 2147483647L, NULL, 0},
+    {"dim", K_INT, OFF(d), 1, 2147483647L, NULL, 0},
+    {"actions", K_INT, OFF(A), 1, 2147483647L, NULL, 0},
+    {"max-episodes", K_LONG, OFF(K_max), 1, LONG_MAX, NULL, 0},
+    {"rho", K_DOUBLE, OFF(rho), 0, 0, NULL, 0},
+    {"epsilon", K_DOUBLE, OFF(epsilon), 0, 0, NULL, 0},
+    {"delta", K_DOUBLE, OFF(delta), 0, 0, NULL, 0},
+    {"conversion", K_ENUM, OFF(conversion), 0, 0, bb_conversion_names, 0},
+    {"gram-share", K_DOUBLE, OFF(gram_share), 0, 0, NULL, 0},
+    {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL, 0},
+    {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL, 0},
     /* 0: the bound. Up to LONG_MAX: a pinned non-private tree stores
      * N_max = K_max, which may exceed 2^31 (bb_config_pin). */
-    {"max-updates", K_LONG, OFF(max_updates_cap), 0, LONG_MAX, NULL},
-    {"beta", K_DOUBLE, OFF(beta), 0, 0, NULL},
-    {"update-rule", K_ENUM, OFF(update_rule), 0, 0, bb_update_rule_names},
-    {"calibration", K_ENUM, OFF(calibration), 0, 0, bb_calibration_names},
-    {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL},
-    {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL},
-    {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL},
-    {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bb_bound_names},
-    {"shift-scale", K_DOUBLE_AUTO, OFF(shift_scale), 0, 0, NULL},
-    {"indefinite", K_ENUM, OFF(indefinite), 0, 0, bb_indefinite_names},
-    {"value-clip", K_ENUM, OFF(value_clip), 0, 0, bb_value_clip_names},
-    {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, bb_prior_policy_names},
-    {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL},
-    {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL},
+    {"max-updates", K_LONG, OFF(max_updates_cap), 0, LONG_MAX, NULL, 0},
+    {"beta", K_DOUBLE, OFF(beta), 0, 0, NULL, 0},
+    {"update-rule", K_ENUM, OFF(update_rule), 0, 0, bb_update_rule_names, 0},
+    {"calibration", K_ENUM, OFF(calibration), 0, 0, bb_calibration_names, 0},
+    {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL, 0},
+    {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL, 0},
+    {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL, 0},
+    {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bb_bound_names, 0},
+    {"shift-scale", K_DOUBLE_AUTO, OFF(shift_scale), 0, 0, NULL, 0},
+    {"indefinite", K_ENUM, OFF(indefinite), 0, 0, bb_indefinite_names, 0},
+    {"value-clip", K_ENUM, OFF(value_clip), 0, 0, bb_value_clip_names, 0},
+    {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, bb_prior_policy_names, 0},
+    {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL, 0},
+    {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL, 0},
     /* 'auto' is the simulator's, resolved before derivation. */
-    {"features", K_ENUM, OFF(features), 0, BB_FEATURES_AUTO, bb_features_names},
-    {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, bb_y_sensitivity_names},
-    {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL},
-    {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL},
+    {"features", K_ENUM, OFF(features), 0, BB_FEATURES_AUTO, bb_features_names, 0},
+    {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, bb_y_sensitivity_names, 0},
+    {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL, 0},
+    {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL, 0},
+    /* Stored keys that no flag sets: how this version derives, kept so that
+     * a database goes on as it was created. */
+    {"y-sum", K_ENUM, OFF(y_sum), 0, 0, bb_y_sum_names, 1},
 };
 #undef OFF
 
@@ -79,22 +83,32 @@ static const char *enum_name(const struct opt *o, int v)
     return bb_enum_name(o->names, v);
 }
 
-static const struct opt *find(const char *name)
+/* The entry named --name: a flag, or with stored also a stored-only key. */
+static const struct opt *find(const char *name, int stored)
 {
     if (strncmp(name, "--", 2) != 0)
         return NULL;
     for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
         if (strcmp(name + 2, opts[i].name) == 0)
-            return &opts[i];
+            return opts[i].stored && !stored ? NULL : &opts[i];
     return NULL;
 }
+
+static int set_option(struct bb_params *p, const struct opt *o, const char *name,
+                      const char *value, char *why, size_t whylen);
 
 int bb_config_option(struct bb_params *p, const char *name, const char *value, char *why,
                      size_t whylen)
 {
-    const struct opt *o = find(name);
+    const struct opt *o = find(name, 0);
     if (!o)
         return BB_ENOTFOUND;
+    return set_option(p, o, name, value, why, whylen);
+}
+
+static int set_option(struct bb_params *p, const struct opt *o, const char *name,
+                      const char *value, char *why, size_t whylen)
+{
     if (!value)
         return bad(why, whylen, name, value);
     char *field = (char *)p + o->off;
@@ -131,7 +145,7 @@ int bb_config_option(struct bb_params *p, const char *name, const char *value, c
 
 const char *bb_config_flag(size_t i)
 {
-    return i < sizeof(opts) / sizeof(opts[0]) ? opts[i].name : NULL;
+    return i < sizeof(opts) / sizeof(opts[0]) && !opts[i].stored ? opts[i].name : NULL;
 }
 
 char *bb_config_dump(const struct bb_params *p)
@@ -189,6 +203,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->indefinite = BB_INDEF_REFUSE;
     p->plausible_z = 0;
     p->plausible_floor = 0;
+    p->y_sum = BB_YSUM_FLOAT;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;
@@ -200,7 +215,8 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
             snprintf(why, whylen, "%s is not a string", key);
             goto out;
         }
-        rc = bb_config_option(p, name, json_string_value(v), why, whylen);
+        const struct opt *opt = find(name, 1);
+        rc = opt ? set_option(p, opt, name, json_string_value(v), why, whylen) : BB_ENOTFOUND;
         if (rc == BB_ENOTFOUND)
             snprintf(why, whylen, "unknown configuration key '%s'", key);
         if (rc != BB_OK) {

@@ -132,13 +132,24 @@ enum bb_y_sensitivity { BB_YSENS_TRIANGLE = 0, BB_YSENS_NONNEGATIVE = 1, BB_YSEN
  *                    release, until its Lambda~_h is (at most
  *                    BB_RIDGE_DOUBLINGS times) */
 enum bb_indefinite { BB_INDEF_REFUSE = 0, BB_INDEF_DOUBLE = 1 };
+
+/* How a private step's regression targets are summed before their noise
+ * (docs/PRIVACY.md §5; a stored key of the configuration, not a flag):
+ *   BB_YSUM_FLOAT  in floating point (cblas_dgemv), the sum snapped to the
+ *                  noise grid: its rounding is not in the sensitivity
+ *                  (databases created before the exact sum)
+ *   BB_YSUM_EXACT  every term phi_ij t_i snapped to the noise grid and the
+ *                  terms added exactly (the default): the change of the sum
+ *                  is at most Delta_h + 2 g_h sqrt d, and the noise is
+ *                  inflated for it */
+enum bb_y_sum { BB_YSUM_FLOAT = 0, BB_YSUM_EXACT = 1 };
 #define BB_RIDGE_DOUBLINGS 64
 
 /* The names of each enum's values, indexed by value, NULL after the last:
  * "corrected", "paper"; "rare", "every", "release"; "paper", "tight";
  * "horizon", "remaining"; "uniform", "greedy"; "ball", "simplex",
  * "onehot", "auto"; "bun-steinke", "cks"; "triangle", "nonnegative",
- * "centred"; "refuse", "double". Static. */
+ * "centred"; "refuse", "double"; "float", "exact". Static. */
 extern const char *const bb_calibration_names[];
 extern const char *const bb_update_rule_names[];
 extern const char *const bb_bound_names[];
@@ -148,6 +159,7 @@ extern const char *const bb_features_names[];
 extern const char *const bb_conversion_names[];
 extern const char *const bb_y_sensitivity_names[];
 extern const char *const bb_indefinite_names[];
+extern const char *const bb_y_sum_names[];
 
 /* names[v], or NULL if v is not a value of the table's enum. */
 const char *bb_enum_name(const char *const *names, int v);
@@ -162,6 +174,7 @@ const char *bb_features_name(enum bb_features f);
 const char *bb_conversion_name(enum bb_conversion c);
 const char *bb_y_sensitivity_name(enum bb_y_sensitivity s);
 const char *bb_indefinite_name(enum bb_indefinite i);
+const char *bb_y_sum_name(enum bb_y_sum s);
 
 /* A mechanism's name ("tree", "grid", "grid-sqrt", "auto",
  * "tree-honaker"), from its entry in mech.c's table; NULL if unknown. */

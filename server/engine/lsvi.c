@@ -13,6 +13,7 @@
 #include "billboard/billboard.h"
 #include "linalg.h"
 #include "mutation.h"
+#include "params.h"
 
 /* Rows per chunk: the chunk's copy for the triangular solve stays in L2. */
 #define LSVI_CHUNK_ROWS 8192
@@ -127,6 +128,19 @@ static void uncentre(double *y, const double *gram, int d, double ridge, double 
     }
 }
 
+/* y += sum_i snap(phi_i t_i) for the block's len chosen rows phi_i (len x
+ * d), every product snapped to grid before it is added: the sum of values
+ * on the grid is exact (bb_params_exact_k_max), whatever the order. */
+static void add_snapped(double *y, const double *chosen, const double *target, long len, int d,
+                        double grid)
+{
+    for (long i = 0; i < len; i++) {
+        const double *x = chosen + (size_t)i * d, t = target[i];
+        for (int j = 0; j < d; j++)
+            y[j] += bb_grid_snap(x[j] * t, grid);
+    }
+}
+
 /* Splits a block's len episodes over the workspace's threads, in whole
  * chunks, and waits for all of them. */
 static void add_next_values(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws,
@@ -192,6 +206,16 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
         const double *w_next = prior ? ws->w_next : job->w + (size_t)(h + 1) * d;
         const double c = centre * (1.0 + cap); /* c_h: 0 unless centred */
         const double ridge = job->ridge_step ? job->ridge_step[h] : job->ridge;
+        const struct bb_sampler *ys = &job->y_noise[h];
+        struct bb_sampler at;
+        if (ys->s2 != 0 && cap < bb_params_value_cap(p, h)) {
+            int rc = bb_sampler_init(&at, bb_params_sigma_y_drawn_at(p, h, cap),
+                                     bb_params_grid_y_at(p, h, cap));
+            if (rc != BB_OK)
+                return rc;
+            ys = &at;
+        }
+        const int exact = ys->s2 != 0 && bb_params_y_exact(p);
         for (long b = 0; b < nblocks; b++) {
             long len = bb_store_block_len(b, job->n);
             memcpy(ws->target, bb_store_reward(job->store, b, h), sizeof(double) * (size_t)len);
@@ -202,25 +226,20 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             if (c > 0 && !BB_MUTANT(CENTRE_WRONG))
                 centre_targets(ws->target, bb_store_chosen(job->store, b, h), len, d, c);
             /* y_h += Phi_h^T target (Alg. 1 line 8). */
-            cblas_dgemv(CblasRowMajor, CblasTrans, (int)len, d, 1.0,
-                        bb_store_chosen(job->store, b, h), d, ws->target, 1, 1.0, ws->y, 1);
+            if (exact)
+                add_snapped(ws->y, bb_store_chosen(job->store, b, h), ws->target, len, d,
+                            ys->grid);
+            else
+                cblas_dgemv(CblasRowMajor, CblasTrans, (int)len, d, 1.0,
+                            bb_store_chosen(job->store, b, h), d, ws->target, 1, 1.0, ws->y, 1);
         }
         double *wh = job->w + (size_t)h * d;
-        const struct bb_sampler *ys = &job->y_noise[h];
-        struct bb_sampler at;
-        if (ys->s2 != 0 && cap < bb_params_value_cap(p, h)) {
-            int rc = bb_sampler_init(&at, bb_params_sigma_y_drawn_at(p, h, cap),
-                                     bb_params_grid_y_at(p, h, cap));
-            if (rc != BB_OK)
-                return rc;
-            ys = &at;
-        }
         if (job->sigma_y)
             job->sigma_y[h] = ys->s2 != 0 ? ys->sigma : 0.0;
         for (int j = 0; j < d; j++) {
             double v = ws->y[j];
             if (ys->s2 != 0 && !(BB_MUTANT(NOISE_OFF_STEP) && h == 0)) /* Alg. 1 line 9 */
-                v = bb_grid_snap(v, ys->grid) + bb_sampler_draw(ys, job->rng);
+                v = (exact ? v : bb_grid_snap(v, ys->grid)) + bb_sampler_draw(ys, job->rng);
             wh[j] = v;
         }
         if (job->y_noisy) /* the release itself, on its grid */

@@ -5,7 +5,9 @@
  *   V_{h+1}(x) = clip(max_a Q_{h+1}(x, a), floor, H)      (V_{H+1} = 0)
  *   y_h  = sum_i phi_h^i (r_h^i + V_{h+1}(x_{h+1}^i))
  *   y~_h = snap(y_h) + N_Z(0, sigma_h^2) on step h's grid (private runs;
- *          sigma_h = bb_params_sigma_y_drawn_step)
+ *          sigma_h = bb_params_sigma_y_drawn_step); with exact sums
+ *          (bb_params_y_exact) y_h is instead sum_i snap(phi_h^i t_i), every
+ *          term on the grid, added exactly in any order
  *   w_h  = Lambda~_h^-1 y~_h                             (Cholesky solve)
  * with Q_{h+1} from the policy kernel bb_q_values(): the bonus of every
  * stored next state for every action is one triangular solve per chunk.

@@ -53,6 +53,7 @@ void bb_params_defaults(struct bb_params *p)
     p->prior_value = PRIOR_VALUE_DEFAULT;
     p->features = BB_FEATURES_BALL;
     p->y_sensitivity = BB_YSENS_CENTRED;
+    p->y_sum = BB_YSUM_EXACT;
     p->plausible_z = PLAUSIBLE_DEFAULT;
     p->plausible_floor = PLAUSIBLE_FLOOR_DEFAULT;
 }
@@ -193,6 +194,8 @@ static const char *check_levers(struct bb_params *p)
         return "unknown (epsilon, delta) conversion";
     if (!bb_y_sensitivity_name(p->y_sensitivity))
         return "unknown y sensitivity bound";
+    if (!bb_y_sum_name(p->y_sum))
+        return "unknown y summation";
     if (!bb_indefinite_name(p->indefinite))
         return "unknown rule for an indefinite Lambda~";
     if (!bb_bound_name(p->shift_bound))
@@ -236,15 +239,34 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
     }
     int rc = p->release_start != 0 ? derive_at(p, why, whylen)
                                    : derive_auto_start(p, why, whylen);
+    /* Exact y sums: a term's rounding, at most (d + 9) 2^-54 B per
+     * coordinate, must stay within g/2 (docs/PRIVACY.md §5). */
+    for (int h = 0; rc == BB_OK && bb_params_y_exact(p) && h < p->H; h++)
+        if (bb_params_y_grid_ratio(p, h) < ldexp((double)p->d + 9.0, -53))
+            return fail(why, whylen,
+                        "the y noise is too small for its sums to be exact on its grid "
+                        "(docs/PRIVACY.md §5)");
     if (rc == BB_OK && p->K_max > bb_params_exact_k_max(p)) {
         if (why && whylen)
             snprintf(why, whylen,
                      "max episodes K_max %ld exceeds %ld, the most at which this "
-                     "configuration's Gram sums stay exact on their grid (docs/PRIVACY.md §5)",
+                     "configuration's sums stay exact on their grid (docs/PRIVACY.md §5)",
                      p->K_max, bb_params_exact_k_max(p));
         return BB_EINVAL;
     }
     return rc;
+}
+
+double bb_params_y_grid_ratio(const struct bb_params *p, int h)
+{
+    /* g = 2^(ilogb sigma - 20) > 2^-21 sigma, and sigma / (1 + cap) is the
+     * same for every cap (bb_params_sigma_y_at). */
+    return ldexp(bb_params_sigma_y_step(p, h) / (1.0 + bb_params_value_cap(p, h)), -21);
+}
+
+int bb_params_y_exact(const struct bb_params *p)
+{
+    return p->is_private && p->calibration == BB_CAL_CORRECTED && p->y_sum == BB_YSUM_EXACT;
 }
 
 long bb_params_exact_k_max(const struct bb_params *p)
@@ -253,6 +275,13 @@ long bb_params_exact_k_max(const struct bb_params *p)
         return LONG_MAX;
     /* Sums of snapped entries, each |.| <= 1: exact below 2^53 g. */
     double k = ldexp(p->grid_gram, 53);
+    /* Exact y sums: every snapped term is at most B + g, so n of them stay
+     * below 2^53 g while n <= 2^53 (g/B) / (1 + g/B), g/B > r_h. */
+    for (int h = 0; bb_params_y_exact(p) && h < p->H; h++) {
+        const double r = bb_params_y_grid_ratio(p, h), ky = ldexp(r / (1.0 + r), 53);
+        if (ky < k)
+            k = ky;
+    }
     if (p->mechanism == BB_MECH_GRID_SQRT) {
         /* (C x)_t: G products summed, error <= gamma_G sum |c x| <=
          * gamma_G K_max (c_l <= 1), gamma_G = G u / (1 - G u). */

@@ -42,9 +42,21 @@
  * (each |.| <= 1, at most K_max of them) below 2^53 g, so exact; with
  * grid-sqrt also the floating-point error of (C x)_t, at most
  * gamma_G K_max (gamma_G = G u / (1 - G u), u = 2^-53), within the g / 2
- * its inflation allows. LONG_MAX without noise. bb_params_derive refuses a
- * K_max above it. */
+ * its inflation allows; with exact y sums (bb_params_y_exact) also every
+ * step's sum of snapped terms, each at most B_h + g_h, below 2^53 g_h.
+ * LONG_MAX without noise. bb_params_derive refuses a K_max above it. */
 long bb_params_exact_k_max(const struct bb_params *p);
+
+/* Whether step targets are summed exactly (BB_YSUM_EXACT in a private run
+ * of the corrected calibration; lsvi.c): every term phi_ij t_i snapped to
+ * the step's noise grid, the snapped terms added in doubles, exact by the
+ * premise above. */
+int bb_params_y_exact(const struct bb_params *p);
+
+/* r_h < g / B for step h's grid g and largest target B, whatever cap is in
+ * force: 2^-21 sigma_h / (1 + value cap_h). bb_params_derive refuses exact
+ * sums with r_h < (d + 9) 2^-53, where a term's rounding could exceed g/2. */
+double bb_params_y_grid_ratio(const struct bb_params *p, int h);
 
 /* Fills p with the defaults (f = 0.2, p = 0.05, C = 2, delta = 1e-5, beta = 1,
  * corrected calibration, rare switching, mechanism auto on a g = 1.5 grid,

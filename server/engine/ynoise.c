@@ -7,6 +7,7 @@
 
 #include "features.h"
 #include "noise.h"
+#include "params.h"
 #include "paramset.h"
 
 double bb_params_value_cap(const struct bb_params *p, int h)
@@ -91,10 +92,15 @@ double bb_params_grid_y_at(const struct bb_params *p, int h, double cap)
     return bb_grid_for(bb_params_sigma_y_at(p, h, cap));
 }
 
+double bb_params_y_snaps(const struct bb_params *p)
+{
+    return bb_params_y_exact(p) ? 2.0 : 1.0;
+}
+
 double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap)
 {
     return bb_params_sigma_y_at(p, h, cap) *
-           (1.0 + bb_params_grid_y_at(p, h, cap) * sqrt((double)p->d) /
+           (1.0 + bb_params_y_snaps(p) * bb_params_grid_y_at(p, h, cap) * sqrt((double)p->d) /
                       (bb_params_y_pair(p) * (1.0 + cap)));
 }
 

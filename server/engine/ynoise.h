@@ -49,9 +49,17 @@ double bb_params_plausible_unit(const struct bb_params *p);
  * sigma_y everywhere: the same rho_y. 0 when non-private. */
 double bb_params_sigma_y_step(const struct bb_params *p, int h);
 
+/* How many grid steps per coordinate snapping adds to y's change, over the
+ * two neighbours: 1 when the float sum is snapped (g_h / 2 each side;
+ * BB_YSUM_FLOAT), 2 when every term is (g_h / 2 for the snap and at most
+ * g_h / 2 for the term's rounding, each side; BB_YSUM_EXACT; docs/PRIVACY.md
+ * §5). */
+double bb_params_y_snaps(const struct bb_params *p);
+
 /* Step h's y grid (noise.h), and the noise drawn there: sigma_h inflated by
- * the grid's slack, sigma_h (1 + g_h sqrt(d) / Delta_h), so the ratio of
- * sensitivity to noise, and with it rho_y, holds after snapping. */
+ * the grid's slack, sigma_h (1 + n g_h sqrt(d) / Delta_h), n =
+ * bb_params_y_snaps, so the ratio of sensitivity to noise, and with it
+ * rho_y, holds after snapping. */
 double bb_params_grid_y_step(const struct bb_params *p, int h);
 double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h);
 

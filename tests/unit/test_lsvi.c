@@ -491,6 +491,104 @@ static void test_next_bound_matches_reference(void **state)
     release(&f);
 }
 
+/* Appends episode i of f (its arrays) to st; with row non-NULL, step H's
+ * chosen row becomes row, and with reward >= 0 its reward becomes reward. */
+static void append_episode(const struct fixture *f, struct bb_store *st, long i,
+                           const double *row, double reward)
+{
+    double feat[H * A * D], rew[H];
+    int act[H];
+    memcpy(feat, f->feat + i * H * A * D, sizeof(feat));
+    memcpy(act, f->act + i * H, sizeof(act));
+    memcpy(rew, f->rew + i * H, sizeof(rew));
+    if (row)
+        memcpy(feat + ((H - 1) * A + act[H - 1]) * D, row, sizeof(double) * D);
+    if (reward >= 0)
+        rew[H - 1] = reward;
+    struct bb_episode ep = {feat, act, rew};
+    assert_int_equal(bb_store_append(st, &ep), BB_OK);
+}
+
+/* One noised pass over st with the rng seeded 22: y~ into y (H*D). */
+static void noised_pass(struct fixture *f, const struct bb_store *st, const struct bb_sampler *s,
+                        struct bb_lsvi_ws *ws, double *y)
+{
+    double w[H * D];
+    struct bb_rng r;
+    bb_rng_init_seeded(&r, 22);
+    struct bb_lsvi_job job = {
+        .p = &f->p, .store = st, .n = N, .chol = f->chol, .y_noise = s,
+        .rng = &r, .w = w, .y_noisy = y,
+    };
+    assert_int_equal(bb_lsvi_run(&job, ws), BB_OK);
+    bb_rng_release(&r);
+}
+
+/* Exact y sums (docs/PRIVACY.md §5), checked through the last step, whose
+ * targets are the rewards (no next values) and whose noise is drawn first,
+ * so that two passes with the same seed draw the same noise there:
+ * - the release is the noise plus sum_i snap(phi_i r_i), every term on the
+ *   grid before it is added (not the snapped float sum: against the same
+ *   episodes with reward 0 the difference is exactly that sum);
+ * - the order of the episodes does not change a bit of any step;
+ * - replacing one episode moves it by the replacement's change within
+ *   2 g sqrt d: here the triangle bound's worst case, a row e_1 with
+ *   reward 1 against -e_1 with reward 1, a change of exactly 2. */
+static void test_exact_sum(void **state)
+{
+    (void)state;
+    static struct fixture f;
+    build(&f, 1.0, BB_CAL_CORRECTED, 21, BB_VCLIP_REMAINING);
+    f.p.rho = 10;
+    assert_int_equal(bb_params_derive(&f.p, NULL, 0), BB_OK);
+    assert_true(bb_params_y_exact(&f.p));
+    struct bb_sampler s[H];
+    for (int h = 0; h < H; h++)
+        assert_int_equal(bb_sampler_init(&s[h], bb_params_sigma_y_drawn_step(&f.p, h),
+                                         bb_params_grid_y_step(&f.p, h)),
+                         BB_OK);
+    const double g = bb_params_grid_y_step(&f.p, H - 1);
+    struct bb_lsvi_ws ws;
+    assert_int_equal(bb_lsvi_ws_init(&ws, A, D, 0), BB_OK);
+    enum { AS_BUILT, REVERSED, NO_REWARD, WITH_E1, WITH_M1, NSTORES };
+    struct bb_store st[NSTORES];
+    double y[NSTORES][H * D], e1[D] = {1.0}, m1[D] = {-1.0};
+    for (int k = 0; k < NSTORES; k++)
+        assert_int_equal(bb_store_init(&st[k], H, A, D, N), BB_OK);
+    for (long i = 0; i < N; i++) {
+        append_episode(&f, &st[AS_BUILT], i, NULL, -1);
+        append_episode(&f, &st[REVERSED], N - 1 - i, NULL, -1);
+        append_episode(&f, &st[NO_REWARD], i, NULL, 0.0);
+        append_episode(&f, &st[WITH_E1], i, i == 0 ? e1 : NULL, i == 0 ? 1.0 : -1);
+        append_episode(&f, &st[WITH_M1], i, i == 0 ? m1 : NULL, i == 0 ? 1.0 : -1);
+    }
+    for (int k = 0; k < NSTORES; k++)
+        noised_pass(&f, &st[k], s, &ws, y[k]);
+    for (int j = 0; j < D; j++) {
+        double want = 0;
+        for (long i = 0; i < N; i++) {
+            const double *phi = f.feat + ((i * H + H - 1) * A + f.act[i * H + H - 1]) * D;
+            want += bb_grid_snap(phi[j] * f.rew[i * H + H - 1], g);
+        }
+        assert_true(y[AS_BUILT][(H - 1) * D + j] - y[NO_REWARD][(H - 1) * D + j] == want);
+    }
+    assert_memory_equal(y[AS_BUILT], y[REVERSED], sizeof(y[0]));
+    for (int e = 0; e < H * D; e++)
+        assert_true(bb_on_grid(y[AS_BUILT][e], bb_params_grid_y_step(&f.p, e / D)));
+    double d2 = 0;
+    for (int j = 0; j < D; j++) {
+        double c = y[WITH_E1][(H - 1) * D + j] - y[WITH_M1][(H - 1) * D + j];
+        d2 += c * c;
+    }
+    const double delta = bb_params_y_sensitivity(&f.p, H - 1), slack = 2 * g * sqrt((double)D);
+    assert_rel(delta, 2.0, 0);
+    assert_true(sqrt(d2) <= delta + slack && sqrt(d2) >= delta - slack);
+    for (int k = 0; k < NSTORES; k++)
+        bb_store_release(&st[k]);
+    bb_lsvi_ws_release(&ws);
+    release(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_prior_matches_reference),
         cmocka_unit_test(test_noise_lands_on_grid),
         cmocka_unit_test(test_next_bound_matches_reference),
+        cmocka_unit_test(test_exact_sum),
     };
     return cmocka_run_group_tests_name("lsvi", tests, NULL, NULL);
 }

@@ -504,6 +504,23 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(bb_config_option(&p, "--indefinite", "fix", why, sizeof(why)), BB_EINVAL);
     assert_int_equal(bb_config_option(&p, "--conversion", "rdp", why, sizeof(why)), BB_EINVAL);
     assert_int_equal(bb_config_option(&p, "--y-sensitivity", "2", why, sizeof(why)), BB_EINVAL);
+    /* How y is summed: a stored key, never a flag. A new configuration
+     * stores "exact"; one from before the exact sums loads as "float" and so
+     * derives the noise it was created with (test_golden's first column). */
+    assert_int_equal(p.y_sum, BB_YSUM_EXACT);
+    js = bb_config_dump(&p);
+    assert_non_null(strstr(js, "\"y-sum\":\"exact\""));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.y_sum, BB_YSUM_EXACT);
+    free(js);
+    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.y_sum, BB_YSUM_FLOAT);
+    assert_int_equal(bb_config_load("{\"y-sum\":\"exact\"}", &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.y_sum, BB_YSUM_EXACT);
+    assert_int_equal(bb_config_load("{\"y-sum\":\"fast\"}", &back, why, sizeof(why)), BB_EINVAL);
+    assert_int_equal(bb_config_option(&p, "--y-sum", "float", why, sizeof(why)), BB_ENOTFOUND);
+    for (size_t i = 0; bb_config_flag(i); i++)
+        assert_string_not_equal(bb_config_flag(i), "y-sum");
 }
 
 /* A configuration whose 'auto' choices are pinned (bb_config_pin) derives to

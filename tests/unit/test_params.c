@@ -178,15 +178,22 @@ static void test_grid_inflation(void **state)
     assert_rel(frexp(p.grid_gram, &e), 0.5, 0);
     assert_true(p.sigma_gram / p.grid_gram >= 0x1p20 && p.sigma_gram / p.grid_gram < 0x1p21);
     assert_rel(p.sigma_gram_eff, p.sigma_gram * (1 + p.grid_gram * 32 / sqrt(2.0)), 1e-15);
-    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + p.grid_y * sqrt(32.0) / 22.0), 1e-15);
+    /* Exact y sums: every term snapped, two grid steps per coordinate. */
+    assert_rel(bb_params_y_snaps(&p), 2.0, 0);
+    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + 2 * p.grid_y * sqrt(32.0) / 22.0), 1e-15);
+    struct bb_params f = p; /* a database created with float sums keeps one */
+    f.y_sum = BB_YSUM_FLOAT;
+    assert_int_equal(bb_params_derive(&f, NULL, 0), BB_OK);
+    assert_rel(bb_params_y_snaps(&f), 1.0, 0);
+    assert_rel(f.sigma_y_eff, f.sigma_y * (1 + f.grid_y * sqrt(32.0) / 22.0), 1e-15);
     assert_true(p.sigma_gram_eff > p.sigma_gram && p.sigma_gram_eff < p.sigma_gram * 1.001);
     /* With V clipped to the steps left the last step's sensitivity is 2:
      * the snapping slack g sqrt d is charged against that. */
     p.value_clip = BB_VCLIP_REMAINING, p.y_exponent = 0;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
-    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + p.grid_y * sqrt(32.0) / 2.0), 1e-15);
+    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + 2 * p.grid_y * sqrt(32.0) / 2.0), 1e-15);
     assert_rel(bb_params_sigma_y_drawn_step(&p, 9), p.sigma_y_eff, 0);
-    assert_rel(bb_params_sigma_y_drawn_step(&p, 0), p.sigma_y * (1 + p.grid_y * sqrt(32.0) / 20.0),
+    assert_rel(bb_params_sigma_y_drawn_step(&p, 0), p.sigma_y * (1 + 2 * p.grid_y * sqrt(32.0) / 20.0),
                1e-15);
     /* grid-sqrt also pays for snapping C x: 2 g d sqrt(G) / sqrt(2 S) more. */
     p.mechanism = BB_MECH_GRID_SQRT, p.shift_bound = BB_BOUND_TIGHT;
@@ -477,8 +484,8 @@ static void test_y_exponent(void **state)
         assert_rel(bb_params_sigma_y_step(&p, h) / p.sigma_y, want1[h], 1e-14);
         double g = bb_params_grid_y_step(&p, h), s = bb_params_sigma_y_step(&p, h);
         assert_rel(g, bb_grid_for(s), 0);
-        assert_rel(bb_params_sigma_y_drawn_step(&p, h), s * (1 + g * sqrt(8.0) / (2.0 * (5 - h))),
-                   1e-15);
+        assert_rel(bb_params_sigma_y_drawn_step(&p, h),
+                   s * (1 + 2 * g * sqrt(8.0) / (2.0 * (5 - h))), 1e-15);
         eff = fmax(eff, bb_params_sigma_y_drawn_step(&p, h));
     }
     assert_rel(p.sigma_y_eff, eff, 0);
@@ -635,8 +642,8 @@ static void test_next_bound_noise(void **state)
     assert_rel(q.sigma_gram_eff, p.sigma_gram_eff, 0);
     assert_int_equal(q.max_updates, p.max_updates);
     /* At the step's own cap, the _step values (print-params, H=5 d=8 eps=10). */
-    static const double drawn[] = {47.087918487626894, 37.67041607891762, 28.252710448168088,
-                                   18.83520803945881, 9.417604019729405};
+    static const double drawn[] = {47.0883249317074, 37.67082252299812, 28.252913670208336,
+                                   18.83541126149906, 9.41770563074953};
     for (int h = 0; h < 5; h++) {
         double cap = bb_params_value_cap(&q, h);
         assert_rel(bb_params_sigma_y_drawn_at(&q, h, cap), drawn[h], 1e-15);
@@ -685,6 +692,7 @@ static void test_exact_k_max(void **state)
     char why[256] = "";
     bb_params_defaults(&p);
     p.H = 1, p.d = 2, p.A = 2, p.rho = 80, p.mechanism = BB_MECH_TREE;
+    p.y_sum = BB_YSUM_FLOAT; /* the Gram sums alone (exact y sums below) */
     p.K_max = 1L << 33;
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
     assert_int_equal(p.L, 34);
@@ -692,10 +700,31 @@ static void test_exact_k_max(void **state)
     assert_int_equal(bb_params_exact_k_max(&p), 1L << 33);
     bb_params_defaults(&p);
     p.H = 1, p.d = 2, p.A = 2, p.rho = 80, p.mechanism = BB_MECH_TREE;
+    p.y_sum = BB_YSUM_FLOAT;
     p.K_max = (1L << 33) + 1;
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
     assert_non_null(strstr(why, "max episodes K_max 8589934593 exceeds 8589934592, the most at "
-                                "which this configuration's Gram sums stay exact"));
+                                "which this configuration's sums stay exact"));
+    /* Exact y sums: n terms of at most B + g below 2^53 g, g / B > r =
+     * 2^-21 sigma_h / B_h. With H = 1 (B = 1) at K_max = 2^20 that bound
+     * is below the Gram one and decides. */
+    bb_params_defaults(&p);
+    p.H = 1, p.d = 2, p.A = 2, p.rho = 80, p.mechanism = BB_MECH_TREE;
+    p.K_max = 1L << 20;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
+    double r = bb_params_y_grid_ratio(&p, 0);
+    assert_rel(r, ldexp(bb_params_sigma_y_step(&p, 0), -21), 0);
+    assert_true(r < bb_params_grid_y_step(&p, 0)); /* g / B with B = 1 */
+    assert_int_equal(bb_params_exact_k_max(&p), (long)floor(ldexp(r / (1 + r), 53)));
+    assert_true(bb_params_exact_k_max(&p) < 1L << 33);
+    /* ... and a y noise so small that a term's rounding could pass g / 2
+     * is refused: r < (d + 9) 2^-53. */
+    bb_params_defaults(&p);
+    p.H = 1, p.d = 2, p.A = 2, p.rho = 1e30, p.gram_share = 1e-28, p.K_max = 1000;
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "too small for its sums to be exact"));
+    p.y_sum = BB_YSUM_FLOAT; /* (a float sum has no such premise) */
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
     /* grid-sqrt at the defaults but release base 1.5 (H = 5, d = 8,
      * epsilon = 10, G = 11, g = 2^-18): its floating-point slack decides,
      * 2^-19 / gamma_11. */
@@ -859,15 +888,15 @@ static void simplex_h5(struct bb_params *p, enum bb_y_sensitivity ys)
  * sqrt 2 / 2 at the same cost. Known values at H = 5, d = 8, epsilon 10 (rho
  * by CKS), k0 = 1000 (G = 12), computed in Python: sigma_y = sqrt(G H (H+1)
  * (2H+1) / (3 rho_y)) sqrt 2 / 2, sigma_h = sigma_y sqrt(H / sum_j D_j^2) D_h
- * with D_h = sqrt 2 (H - h), drawn = sigma_h (1 + g_h sqrt d / D_h) on the
- * grid g_h = 2^(floor(log2 sigma_h) - 20). */
+ * with D_h = sqrt 2 (H - h), drawn = sigma_h (1 + 2 g_h sqrt d / D_h) on the
+ * grid g_h = 2^(floor(log2 sigma_h) - 20) (exact sums, docs/PRIVACY.md §5). */
 static void test_y_nonnegative(void **state)
 {
     (void)state;
     static const double step[] = {32.43112676425087, 25.944901411400693, 19.458676058550523,
                                   12.972450705700346, 6.486225352850173};
-    static const double drawn[] = {32.431522652028754, 25.945099355289635, 19.458874002439465,
-                                   12.972549677644817, 6.486274838822409};
+    static const double drawn[] = {32.43191853980664, 25.945297299178577, 19.459071946328407,
+                                   12.972648649589289, 6.486324324794644};
     struct bb_params p, q;
     simplex_h5(&p, BB_YSENS_NONNEGATIVE);
     q = p;
@@ -892,7 +921,7 @@ static void test_y_nonnegative(void **state)
         cost_p += Dp * Dp / (2 * sp * sp), cost_q += Dq * Dq / (2 * sq * sq);
         /* The same ratio of sensitivity to noise after snapping. */
         assert_rel(bb_params_sigma_y_drawn_step(&p, h),
-                   sp * (1 + bb_params_grid_y_step(&p, h) * sqrt(8.0) / Dp), 1e-15);
+                   sp * (1 + 2 * bb_params_grid_y_step(&p, h) * sqrt(8.0) / Dp), 1e-15);
         /* Under the next-value bound: the same scaling at every cap. */
         for (double cap = 0; cap <= 4 - h; cap += 0.5) {
             double sa = bb_params_sigma_y_at(&p, h, cap);
@@ -978,8 +1007,11 @@ static void test_y_centred(void **state)
     }
     static const double step[] = {22.932269656522323, 18.345815725217857, 13.759361793913396,
                                   9.172907862608929, 4.586453931304464};
-    static const double drawn[] = {22.932467600411265, 18.3460136691068, 13.759460765857867,
-                                   9.1730068345534, 4.5865034172767};
+    static const double drawn[] = {22.932665544300203, 18.34621161299574, 13.759559737802336,
+                                   9.17310580649787, 4.586552903248935};
+    /* A database created with float sums: one snap, sigma_h (1 + g_h sqrt d / D_h). */
+    static const double drawn_float[] = {22.932467600411265, 18.3460136691068,
+                                         13.759460765857867, 9.1730068345534, 4.5865034172767};
     struct bb_params p, q;
     bb_params_defaults(&p);
     assert_int_equal(p.y_sensitivity, BB_YSENS_CENTRED); /* the default */
@@ -1000,6 +1032,9 @@ static void test_y_centred(void **state)
         assert_rel(sp, step[h], 1e-12);
         assert_rel(sp, sq * 0.5, 1e-14);
         assert_rel(bb_params_sigma_y_drawn_step(&p, h), drawn[h], 1e-12);
+        struct bb_params fl = p;
+        fl.y_sum = BB_YSUM_FLOAT;
+        assert_rel(bb_params_sigma_y_drawn_step(&fl, h), drawn_float[h], 1e-12);
         cost_p += Dp * Dp / (2 * sp * sp), cost_q += Dq * Dq / (2 * sq * sq);
         for (double cap = 0; cap <= 4 - h; cap += 0.5) /* under the next-value bound */
             assert_rel(bb_params_sigma_y_at(&p, h, cap), bb_params_sigma_y_at(&q, h, cap) * 0.5,
