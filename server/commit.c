@@ -163,7 +163,6 @@ static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok, 
         bb_board_swap(x->board, u->board);
         u->board = NULL;
         bb_metrics_update_seconds(u->seconds);
-        bb_status_published(version, (double)time(NULL));
         log_publish(x, u, version);
     } else if (j->kind == BB_JOB_EPISODE && u->write) {
         bb_stats_set_episodes(x->stats, u->k);

@@ -69,13 +69,14 @@ static const char *const sql[S_COUNT] = {
                    "ON CONFLICT(step, slot) DO UPDATE SET tag = excluded.tag, "
                    "bytes = excluded.bytes",
     [S_MECH_ALL] = "SELECT step, slot, tag, bytes FROM mech_state ORDER BY step, slot",
-    [S_BB_PUT] = "INSERT INTO billboards(version, episode, etag, body, y_noisy) "
-                 "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [S_BB_PUT] = "INSERT INTO billboards(version, episode, etag, body, y_noisy, published) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5, CAST(strftime('%s', 'now') AS INTEGER))",
     [S_BB_GET] = "SELECT body, etag FROM billboards WHERE version = ?1",
     [S_BB_LATEST] = "SELECT body, etag FROM billboards ORDER BY version DESC LIMIT 1",
     [S_EP_COUNT] = "SELECT count(*) FROM episodes",
     [S_BB_MAX] = "SELECT coalesce(max(version), -1) FROM billboards",
-    [S_BB_INDEX] = "SELECT version, episode FROM billboards ORDER BY version",
+    [S_BB_INDEX] = "SELECT version, episode, coalesce(published, 0) FROM billboards "
+                   "ORDER BY version",
 };
 
 static const char schema[] =
@@ -97,8 +98,29 @@ static const char schema[] =
     "  bytes BLOB NOT NULL, PRIMARY KEY(step, slot)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS billboards("
     "  version INTEGER PRIMARY KEY, episode INTEGER NOT NULL, etag TEXT NOT NULL,"
-    "  body BLOB NOT NULL, y_noisy BLOB);"
+    "  body BLOB NOT NULL, y_noisy BLOB, published INTEGER);"
     "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', '" SCHEMA_VERSION "');";
+
+/* A database from before billboards kept their publication time gains the
+ * column, empty for the versions it already holds (an additive change: the
+ * schema version stays). SQLITE_OK, or SQLite's code with *err set. */
+static int add_published(sqlite3 *h, char **err)
+{
+    sqlite3_stmt *s = NULL;
+    int rc = sqlite3_prepare_v2(h,
+                                "SELECT count(*) FROM pragma_table_info('billboards') "
+                                "WHERE name = 'published'",
+                                -1, &s, NULL);
+    int have = rc == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > 0;
+    sqlite3_finalize(s);
+    if (rc != SQLITE_OK) {
+        *err = sqlite3_mprintf("%s", sqlite3_errmsg(h));
+        return rc;
+    }
+    return have ? SQLITE_OK
+                : sqlite3_exec(h, "ALTER TABLE billboards ADD COLUMN published INTEGER", NULL,
+                               NULL, err);
+}
 
 struct bb_db {
     sqlite3 *h;
@@ -176,7 +198,8 @@ static int open_db(const char *path, enum open_mode mode, struct bb_db **out, ch
         if ((rc = pragma(db->h, "PRAGMA synchronous=FULL", NULL, why, whylen)) != BB_OK)
             goto out;
         char *err = NULL;
-        if (sqlite3_exec(db->h, schema, NULL, NULL, &err) != SQLITE_OK) {
+        if (sqlite3_exec(db->h, schema, NULL, NULL, &err) != SQLITE_OK ||
+            add_published(db->h, &err) != SQLITE_OK) {
             if (why && whylen)
                 snprintf(why, whylen, "creating schema: %s", err ? err : "?");
             sqlite3_free(err);
@@ -705,12 +728,13 @@ int bb_db_billboard_get(struct bb_db *db, int64_t version, char **body, size_t *
     return rc;
 }
 
-int bb_db_billboard_index(struct bb_db *db, int64_t **versions, int64_t **episodes, size_t *n)
+int bb_db_billboard_index(struct bb_db *db, int64_t **versions, int64_t **episodes,
+                          int64_t **published, size_t *n)
 {
     sqlite3_stmt *s = stmt(db, S_BB_INDEX);
     int rc = BB_EIO;
     size_t cap = 0;
-    *versions = *episodes = NULL;
+    *versions = *episodes = *published = NULL;
     *n = 0;
     if (!s)
         return BB_EIO;
@@ -724,13 +748,17 @@ int bb_db_billboard_index(struct bb_db *db, int64_t **versions, int64_t **episod
             int64_t *e = v ? realloc(*episodes, cap * sizeof(**episodes)) : NULL;
             if (e)
                 *episodes = e;
-            if (!v || !e) {
+            int64_t *t = e ? realloc(*published, cap * sizeof(**published)) : NULL;
+            if (t)
+                *published = t;
+            if (!v || !e || !t) {
                 rc = BB_ENOMEM;
                 goto out;
             }
         }
         (*versions)[*n] = sqlite3_column_int64(s, 0);
         (*episodes)[*n] = sqlite3_column_int64(s, 1);
+        (*published)[*n] = sqlite3_column_int64(s, 2);
         (*n)++;
     }
     rc = step == SQLITE_DONE ? BB_OK : BB_EIO;
@@ -739,7 +767,8 @@ out:
     if (rc != BB_OK) {
         free(*versions);
         free(*episodes);
-        *versions = *episodes = NULL;
+        free(*published);
+        *versions = *episodes = *published = NULL;
         *n = 0;
     }
     return rc;

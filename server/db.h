@@ -143,7 +143,9 @@ struct bb_db_mech_state {
 int bb_db_mech_state_get(struct bb_db *db, struct bb_db_mech_state *st) BB_WARN_UNUSED;
 void bb_db_mech_state_free(struct bb_db_mech_state *st);
 
-/* Billboards: the exact bytes served, by version; y_noisy may be NULL (v0). */
+/* Billboards: the exact bytes served, by version; y_noisy may be NULL (v0).
+ * The row is stamped with the wall clock's Unix seconds when it is written:
+ * its publication time, since nothing is served before it is committed. */
 int bb_db_billboard_put(struct bb_db *db, uint64_t version, uint64_t episode, const char *etag,
                         const char *body, size_t len, const double *y_noisy,
                         size_t ny) BB_WARN_UNUSED;
@@ -151,10 +153,12 @@ int bb_db_billboard_put(struct bb_db *db, uint64_t version, uint64_t episode, co
 int bb_db_billboard_get(struct bb_db *db, int64_t version, char **body, size_t *len,
                         char **etag) BB_WARN_UNUSED;
 
-/* Every stored billboard's version and the episode it was computed at, in
- * version order: two malloc'd arrays of *n (caller frees both). */
+/* Every stored billboard's version, the episode it was computed at and
+ * its publication time (Unix seconds; 0 for a version written before
+ * databases kept it), in version order: three malloc'd arrays of *n
+ * (caller frees all). */
 int bb_db_billboard_index(struct bb_db *db, int64_t **versions, int64_t **episodes,
-                          size_t *n) BB_WARN_UNUSED;
+                          int64_t **published, size_t *n) BB_WARN_UNUSED;
 
 /* A pool of read-only connections for the HTTP threads. get() blocks
  * while all are lent; put() gives one back. */

@@ -4,7 +4,6 @@
 #include "status.h"
 
 #include <jansson.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,38 +14,6 @@
 /* server/status.html, generated into $(O)/gen/server/status_html.c. */
 extern const char bb_status_html[];
 extern const size_t bb_status_html_len;
-
-/* When each version was published by this process; 0 if not. */
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static double *published;
-static size_t npublished;
-
-void bb_status_published(long v, double unix_seconds)
-{
-    if (v < 0)
-        return;
-    pthread_mutex_lock(&mu);
-    if ((size_t)v >= npublished) {
-        size_t n = (size_t)v + 16;
-        double *p = realloc(published, n * sizeof(*p));
-        if (p) {
-            memset(p + npublished, 0, (n - npublished) * sizeof(*p));
-            published = p;
-            npublished = n;
-        }
-    }
-    if ((size_t)v < npublished)
-        published[v] = unix_seconds;
-    pthread_mutex_unlock(&mu);
-}
-
-static double published_at(int64_t v)
-{
-    pthread_mutex_lock(&mu);
-    double t = v >= 0 && (size_t)v < npublished ? published[v] : 0;
-    pthread_mutex_unlock(&mu);
-    return t;
-}
 
 enum MHD_Result bb_status_page_get(struct bbd *d, struct bb_req *r)
 {
@@ -69,23 +36,25 @@ enum MHD_Result bb_status_page_get(struct bbd *d, struct bb_req *r)
 
 enum MHD_Result bb_status_history_get(struct bbd *d, struct bb_req *r)
 {
-    int64_t *versions = NULL, *episodes = NULL;
+    int64_t *versions = NULL, *episodes = NULL, *published = NULL;
     size_t n = 0;
     struct bb_db *db = bb_db_pool_get(d->pool);
-    int rc = bb_db_billboard_index(db, &versions, &episodes, &n);
+    int rc = bb_db_billboard_index(db, &versions, &episodes, &published, &n);
     bb_db_pool_put(d->pool, db);
     if (rc != BB_OK)
         return bb_reply_problem(r, rc == BB_ENOMEM ? BB_ENOMEM : BBD_EUNAVAIL,
                                 "the database is not answering", NULL);
     json_t *list = json_array(), *o = json_object();
     for (size_t i = 0; list && i < n; i++) {
-        double t = published_at(versions[i]);
         json_array_append_new(list, json_pack("{sI sI so}", "version", (json_int_t)versions[i],
                                               "episode", (json_int_t)episodes[i], "published",
-                                              t > 0 ? json_integer((json_int_t)t) : json_null()));
+                                              published[i] > 0
+                                                  ? json_integer((json_int_t)published[i])
+                                                  : json_null()));
     }
     free(versions);
     free(episodes);
+    free(published);
     char *s = NULL;
     if (o && list && json_object_set_new(o, "versions", list) == 0) {
         list = NULL;

@@ -31,10 +31,33 @@ python3 - "$TMP/history.json" "$TMP/privacy.json" <<'PY' || fail "history: $(cat
 import json, sys
 h = json.load(open(sys.argv[1]))["versions"]; p = json.load(open(sys.argv[2]))
 assert [v["version"] for v in h] == list(range(p["billboard_version"] + 1)), h
-assert h[0]["episode"] == 0 and h[0]["published"] is None, h[0]
+assert h[0]["episode"] == 0, h[0]
 assert all(a["episode"] <= b["episode"] for a, b in zip(h, h[1:])), h
-assert all(isinstance(v["published"], int) for v in h[1:]), h
+assert all(isinstance(v["published"], int) for v in h), h
+assert all(a["published"] <= b["published"] for a, b in zip(h, h[1:])), h
 PY
+
+# The publication times are stored with the billboards: a restart keeps
+# them. A database from before they were stored gains the column, with no
+# time for the versions it held.
+stop_daemon
+start_daemon "${CONF[@]}"
+req GET /v1/history
+cmp -s "$TMP/body" "$TMP/history.json" || fail "history after a restart: $(cat "$TMP/body")"
+stop_daemon
+sqlite3 "$DB" "ALTER TABLE billboards DROP COLUMN published"
+start_daemon "${CONF[@]}"
+req GET /v1/history
+python3 - "$TMP/body" "$TMP/history.json" <<'PY' || fail "history of an old database: $(cat "$TMP/body")"
+import json, sys
+h = json.load(open(sys.argv[1]))["versions"]; before = json.load(open(sys.argv[2]))["versions"]
+assert [v["version"] for v in h] == [v["version"] for v in before], h
+assert all(v["published"] is None for v in h), h
+PY
+sqlite3 "$DB" "SELECT count(*) FROM pragma_table_info('billboards') WHERE name = 'published'" |
+    grep -qx 1 || fail "the column was not added back"
+stop_daemon
+start_daemon "${CONF[@]}"
 
 # Chromium, headless: no network beyond loopback, a fresh profile.
 chrome() {
