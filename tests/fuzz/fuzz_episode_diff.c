@@ -16,48 +16,14 @@
 #include "billboard/codec.h"
 #include "billboard/episode.h"
 #include "codec_fast.h"
+#include "../unit/episode_reference.h"
 
 enum { H = 3, A = 2, D = 4 };
 
 /* jansson's reading of an episode of the exact schema, or 0. */
 static int reference(const char *buf, size_t len, struct bb_episode_buf *e)
 {
-    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, NULL);
-    int ok = 0;
-    if (!json_is_object(root) || json_object_size(root) != 2)
-        goto out;
-    json_t *v = json_object_get(root, "billboard_version");
-    json_t *steps = json_object_get(root, "steps");
-    if (!json_is_integer(v) || json_integer_value(v) < 0 || !json_is_array(steps) ||
-        json_array_size(steps) != H)
-        goto out;
-    e->billboard_version = (uint64_t)json_integer_value(v);
-    for (int h = 0; h < H; h++) {
-        json_t *st = json_array_get(steps, (size_t)h);
-        json_t *f = json_object_get(st, "features"), *a = json_object_get(st, "action"),
-               *r = json_object_get(st, "reward");
-        if (!json_is_object(st) || json_object_size(st) != 3 || !json_is_array(f) ||
-            json_array_size(f) != A || !json_is_integer(a) || json_integer_value(a) < 0 ||
-            json_integer_value(a) >= A || !json_is_number(r))
-            goto out;
-        e->action[h] = (int)json_integer_value(a);
-        e->reward[h] = json_number_value(r);
-        for (int i = 0; i < A; i++) {
-            json_t *row = json_array_get(f, (size_t)i);
-            if (!json_is_array(row) || json_array_size(row) != D)
-                goto out;
-            for (int j = 0; j < D; j++) {
-                json_t *x = json_array_get(row, (size_t)j);
-                if (!json_is_number(x))
-                    goto out;
-                e->features[((size_t)h * A + i) * D + j] = json_number_value(x);
-            }
-        }
-    }
-    ok = 1;
-out:
-    json_decref(root);
-    return ok;
+    return episode_reference(buf, len, H, A, D, e);
 }
 
 static int same(const struct bb_episode_buf *x, const struct bb_episode_buf *y)
