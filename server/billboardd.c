@@ -165,6 +165,72 @@ static int command(struct bb_options *o, int argc, char **argv)
     return -1;
 }
 
+/* The certificate and key of --tls-cert/--tls-key into *tls (NULL without
+ * them). 0, or the exit status, said in the log with where the flag was
+ * given. */
+static int open_tls(struct bb_options *o, struct bb_tls **tls)
+{
+    char why[256] = "";
+    *tls = NULL;
+    if (!o->tls_cert)
+        return 0;
+    int rc = bb_tls_open(o->tls_cert, o->tls_key, o->tls_priorities, tls, why, sizeof(why));
+    if (rc == BB_OK)
+        return 0;
+    /* "--tls-cert FILE: ...": where that key was given, if in --config. */
+    char key[32] = "", at[4352] = "";
+    const char *flag = strstr(why, "--");
+    if (flag && sscanf(flag, "--%31[a-z-]", key) == 1)
+        bb_options_at(o, key, at, sizeof(at));
+    bb_log(BB_LOG_ERROR, "%s%s", at, why);
+    return rc == BB_ENOMEM ? 1 : 2;
+}
+
+/* The operator's metrics listener of --metrics-listen (checked by
+ * bb_options_check) into *metrics, or none. BB_OK, or an error logged. */
+static int start_metrics(struct bbd *d, const struct bb_options *o, struct bb_http **metrics)
+{
+    char maddr[64], why[256] = "";
+    unsigned mport = 0;
+    struct bb_http_opts mo = o->http;
+    if (!o->metrics_listen)
+        return BB_OK;
+    if (bb_options_metrics_addr(o->metrics_listen, maddr, sizeof(maddr), &mo.port) != 0)
+        return BB_EINVAL;
+    mo.listen = maddr;
+    mo.tls = NULL;
+    mo.threads = 1;
+    mo.metrics_only = 1;
+    if (bb_http_start(d, &mo, metrics, &mport, why, sizeof(why)) != BB_OK) {
+        bb_log(BB_LOG_ERROR, "--metrics-listen: %s", why);
+        return BB_EIO;
+    }
+    bb_log(BB_LOG_INFO, "metrics on %s port %u (GET /metrics without a token)", maddr, mport);
+    return BB_OK;
+}
+
+/* Waits for SIGTERM or SIGINT (taken by sigtimedwait: sigs is blocked in
+ * every thread), reloading the certificate on SIGHUP and checking the
+ * random source about once a second. 0, or 1 if the daemon hit a fatal
+ * error. */
+static int serve(struct bbd *d, const sigset_t *sigs, struct bb_tls *tls)
+{
+    for (unsigned tick = 1;; tick++) {
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        int sig = sigtimedwait(sigs, NULL, &ts);
+        if (sig == SIGTERM || sig == SIGINT) {
+            bb_log(BB_LOG_INFO, "signal %d: finishing in-flight requests", sig);
+            return 0;
+        }
+        if (sig == SIGHUP)
+            reload(tls);
+        if (tick % 5 == 0)
+            (void)bb_entropy_check(&d->entropy);
+        if (atomic_load(&d->fatal))
+            return 1;
+    }
+}
+
 int main(int argc, char **argv)
 {
     static struct bb_options o;
@@ -189,19 +255,9 @@ int main(int argc, char **argv)
         bb_log(BB_LOG_ERROR, "libsodium cannot initialise");
         goto out;
     }
-    if (o.tls_cert) {
-        int rc = bb_tls_open(o.tls_cert, o.tls_key, o.tls_priorities, &tls, why, sizeof(why));
-        if (rc != BB_OK) {
-            /* "--tls-cert FILE: ...": where that key was given, if in --config. */
-            char key[32] = "", at[4352] = "";
-            const char *flag = strstr(why, "--");
-            if (flag && sscanf(flag, "--%31[a-z-]", key) == 1)
-                bb_options_at(&o, key, at, sizeof(at));
-            bb_log(BB_LOG_ERROR, "%s%s", at, why);
-            status = rc == BB_ENOMEM ? 1 : 2;
-            goto out;
-        }
-    }
+    if ((status = open_tls(&o, &tls)) != 0)
+        goto out;
+    status = 1;
     /* Signals are taken by sigtimedwait below; every thread inherits the mask. */
     sigset_t sigs;
     sigemptyset(&sigs);
@@ -230,22 +286,8 @@ int main(int argc, char **argv)
         goto stop;
     }
     listened = 1;
-    if (o.metrics_listen) { /* checked by bb_options_check */
-        char maddr[64];
-        unsigned mport = 0;
-        struct bb_http_opts mo = o.http;
-        if (bb_options_metrics_addr(o.metrics_listen, maddr, sizeof(maddr), &mo.port) != 0)
-            goto stop;
-        mo.listen = maddr;
-        mo.tls = NULL;
-        mo.threads = 1;
-        mo.metrics_only = 1;
-        if (bb_http_start(&d, &mo, &metrics, &mport, why, sizeof(why)) != BB_OK) {
-            bb_log(BB_LOG_ERROR, "--metrics-listen: %s", why);
-            goto stop;
-        }
-        bb_log(BB_LOG_INFO, "metrics on %s port %u (GET /metrics without a token)", maddr, mport);
-    }
+    if (start_metrics(&d, &o, &metrics) != BB_OK)
+        goto stop;
     if (o.port_file && write_port(o.port_file, port) != BB_OK) {
         bb_log(BB_LOG_ERROR, "cannot write %s", o.port_file);
         goto stop;
@@ -257,23 +299,7 @@ int main(int argc, char **argv)
         bb_tls_describe(tls, why, sizeof(why));
         bb_log(strstr(why, "(EXPIRED)") ? BB_LOG_WARN : BB_LOG_INFO, "certificate %s", why);
     }
-    status = 0;
-    for (unsigned tick = 1;; tick++) {
-        struct timespec ts = {0, 200 * 1000 * 1000};
-        int sig = sigtimedwait(&sigs, NULL, &ts);
-        if (sig == SIGTERM || sig == SIGINT) {
-            bb_log(BB_LOG_INFO, "signal %d: finishing in-flight requests", sig);
-            break;
-        }
-        if (sig == SIGHUP)
-            reload(tls);
-        if (tick % 5 == 0)
-            (void)bb_entropy_check(&d.entropy); /* about once a second */
-        if (atomic_load(&d.fatal)) {
-            status = 1;
-            break;
-        }
-    }
+    status = serve(&d, &sigs, tls);
 stop:
     if (!http)
         status = 1;
