@@ -106,6 +106,15 @@ void bb_auth_revoke(struct bb_auth *a, int64_t id)
     pthread_rwlock_unlock(&a->lock);
 }
 
+void bb_auth_reinstate(struct bb_auth *a, int64_t id)
+{
+    pthread_rwlock_wrlock(&a->lock);
+    for (size_t i = 0; i < a->n; i++)
+        if (a->v[i].id == id)
+            a->v[i].revoked = 0;
+    pthread_rwlock_unlock(&a->lock);
+}
+
 int bb_auth_active(struct bb_auth *a, int64_t id)
 {
     int active = 0;

@@ -46,6 +46,9 @@ void bb_auth_new_token(char out[BB_AUTH_TOKEN_MAX]);
 int bb_auth_add(struct bb_auth *a, int64_t id, const unsigned char *hash,
                 int revoked) BB_WARN_UNUSED;
 void bb_auth_revoke(struct bb_auth *a, int64_t id);
+/* Undoes bb_auth_revoke of a revocation whose commit failed: the clinic is
+ * active again, as the database still has it. */
+void bb_auth_reinstate(struct bb_auth *a, int64_t id);
 /* 1 if clinic id is enrolled and not revoked. */
 int bb_auth_active(struct bb_auth *a, int64_t id);
 

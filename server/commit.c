@@ -149,6 +149,8 @@ static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok, 
             else
                 writer_set_err(j, BBD_EUNAVAIL, NULL,
                                "storage failed; the request was not applied");
+            if (j->kind == BB_JOB_CLINIC_REVOKE && j->revoked_here)
+                bb_auth_reinstate(x->auth, j->clinic);
         }
         return;
     }

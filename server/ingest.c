@@ -241,7 +241,9 @@ void ingest_job(struct ingest *in, struct bb_job *j)
     } else if (j->kind == BB_JOB_EPISODE) {
         rc = episode(in, j, u);
     } else if (j->kind == BB_JOB_CLINIC_REVOKE) {
-        /* Refuse the clinic's next episodes at once; the 204 waits for the commit. */
+        /* Refuse the clinic's next episodes at once; the 204 waits for the
+         * commit, and a failed commit reinstates it (commit.c). */
+        j->revoked_here = bb_auth_active(x->auth, j->clinic);
         bb_auth_revoke(x->auth, j->clinic);
         j->status = 204;
         j->err = BB_OK;

@@ -36,6 +36,8 @@ struct bb_job {
     size_t resp_len;
     int replayed;                /* the answer of an earlier request */
     int64_t id, created;         /* clinic add: the new clinic */
+    int revoked_here;            /* revoke: the writer refused the clinic in memory
+                                    ahead of the commit (undone if the commit fails) */
     char field[96], detail[160]; /* on error: JSON pointer, reason */
     /* --- completion --- */
     void (*done)(struct bb_job *j); /* called on the writer thread */

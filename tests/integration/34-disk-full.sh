@@ -27,6 +27,13 @@ trap disk_cleanup EXIT
 DB="$MNT/bb.db"
 start_daemon --horizon 3 --dim 4 --actions 2 --max-episodes 100000 --rho 100000
 tok=$(enrol "clinic")
+# Clinics to revoke while the disk is full: a revocation answered 503 must
+# leave the clinic enrolled, in memory as in the database.
+victims=()
+for v in 1 2 3 4 5 6; do
+    vtok=$(enrol "victim$v")
+    victims+=("$(jget "$TMP/body" 'd["id"]') $vtok")
+done
 : >"$TMP/acked"
 : >"$TMP/refused"
 n=0
@@ -65,6 +72,16 @@ for _ in $(seq 1 200); do
 done
 [ "$STATUS" = 503 ] || fail "no 503 on a full disk"
 [[ "$(jget "$TMP/body" 'd["detail"]')" == *"disk is full"* ]] || fail "503 says: $(cat "$TMP/body")"
+: >"$TMP/kept"
+for v in "${victims[@]}"; do
+    req DELETE "/v1/clinics/${v%% *}" -H "Authorization: Bearer $ADMIN"
+    case $STATUS in
+    503) echo "$v" >>"$TMP/kept" ;;
+    204) ;;
+    *) fail "revoking clinic ${v%% *}: status $STATUS: $(cat "$TMP/body")" ;;
+    esac
+    post
+done
 grep -q "disk is full" "$TMP/daemon.log" || fail "the log does not say the disk is full"
 # Still full: more refusals, the daemon alive, what is served unchanged.
 for _ in 1 2 3 4 5; do
@@ -88,6 +105,14 @@ for _ in $(seq 1 50); do
 done
 [ "$STATUS" = 201 ] || fail "ingest did not resume after space returned"
 grep -q "rebuilt from what is committed" "$TMP/daemon.log" || fail "no rebuild logged"
+while read -r id vtok; do
+    [ "$(sql "SELECT revoked IS NULL FROM clinics WHERE id = $id")" = 1 ] ||
+        fail "a revocation answered 503 was stored (clinic $id)"
+    episode 1 >"$TMP/e"
+    post_episode "$vtok" "victim-$id" "$TMP/e"
+    expect_status 201
+    echo "victim-$id $(jget "$TMP/body" 'd["episode"]')" >>"$TMP/acked"
+done <"$TMP/kept"
 # A key refused while full is taken now, once.
 first=$(head -n 1 "$TMP/refused")
 k=${first#k}
