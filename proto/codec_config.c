@@ -75,7 +75,7 @@ static const struct codec_field fields[] = {
     F("next_value_bound", CODEC_BOOL, next_value_bound, O),
     T("y_sensitivity", y_sensitivity),
     F("y_centre", CODEC_REAL, y_centre, O),
-    T("y_sum", y_sum),
+    T("arithmetic", arithmetic),
     F("plausible", CODEC_REAL, plausible, O),
     F("plausible_floor", CODEC_REAL, plausible_floor, O),
     T("version", version),

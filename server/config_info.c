@@ -71,8 +71,8 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
     const double pair = bb_params_y_pair(p); /* the bound in force */
     NAME(out->y_sensitivity, pair == 1.0 ? "centred" : pair < 2.0 ? "nonnegative" : "triangle");
     out->y_centre = bb_params_y_centre(p);
-    if (p->is_private && p->calibration == BB_CAL_CORRECTED) /* the y sum's, §5 */
-        NAME(out->y_sum, bb_y_sum_name(p->y_sum));
+    if (p->is_private && p->calibration == BB_CAL_CORRECTED) /* docs/PRIVACY.md §5 */
+        NAME(out->arithmetic, bb_arithmetic_name(p->arithmetic));
     out->plausible = p->plausible_z;
     out->plausible_floor = p->plausible_floor;
     return BB_OK;

@@ -51,8 +51,9 @@ struct bb_config_info {
     int next_value_bound;
     char y_sensitivity[BB_CONFIG_NAME_MAX]; /* "centred", "nonnegative", "triangle" */
     double y_centre;
-    char y_sum[BB_CONFIG_NAME_MAX]; /* "exact", "float" ("" where nothing is
-                                     * summed under noise or from older daemons) */
+    char arithmetic[BB_CONFIG_NAME_MAX]; /* "exact", "float": whether every rounding
+                                          * before the noise is charged ("" when
+                                          * non-private or from older daemons) */
     double plausible, plausible_floor;
     char version[BB_CONFIG_NAME_MAX]; /* the daemon's build ("" from older daemons) */
 };

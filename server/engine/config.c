@@ -70,7 +70,7 @@ static const struct opt opts[] = {
     {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL, 0},
     /* Stored keys that no flag sets: how this version derives, kept so that
      * a database goes on as it was created. */
-    {"y-sum", K_ENUM, OFF(y_sum), 0, 0, bb_y_sum_names, 1},
+    {"arithmetic", K_ENUM, OFF(arithmetic), 0, 0, bb_arithmetic_names, 1},
 };
 #undef OFF
 
@@ -203,7 +203,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->indefinite = BB_INDEF_REFUSE;
     p->plausible_z = 0;
     p->plausible_floor = 0;
-    p->y_sum = BB_YSUM_FLOAT;
+    p->arithmetic = BB_ARITH_FLOAT;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;

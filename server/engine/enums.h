@@ -133,16 +133,19 @@ enum bb_y_sensitivity { BB_YSENS_TRIANGLE = 0, BB_YSENS_NONNEGATIVE = 1, BB_YSEN
  *                    BB_RIDGE_DOUBLINGS times) */
 enum bb_indefinite { BB_INDEF_REFUSE = 0, BB_INDEF_DOUBLE = 1 };
 
-/* How a private step's regression targets are summed before their noise
- * (docs/PRIVACY.md §5; a stored key of the configuration, not a flag):
- *   BB_YSUM_FLOAT  in floating point (cblas_dgemv), the sum snapped to the
- *                  noise grid: its rounding is not in the sensitivity
- *                  (databases created before the exact sum)
- *   BB_YSUM_EXACT  every term phi_ij t_i snapped to the noise grid and the
- *                  terms added exactly (the default): the change of the sum
- *                  is at most Delta_h + 2 g_h sqrt d, and the noise is
- *                  inflated for it */
-enum bb_y_sum { BB_YSUM_FLOAT = 0, BB_YSUM_EXACT = 1 };
+/* Whether every rounding before the noise is inside the sensitivity the
+ * noise is drawn for (docs/PRIVACY.md §5; a stored key of the
+ * configuration, not a flag):
+ *   BB_ARITH_FLOAT  as databases created before it have it: y_h summed in
+ *                   floating point (cblas_dgemv) and only the sum snapped,
+ *                   and a Gram product phi_i phi_j's own rounding (at most
+ *                   2^-54) not charged beside its snap
+ *   BB_ARITH_EXACT  the default: every term phi_ij t_i of y_h snapped to
+ *                   the noise grid and the terms added exactly (the change
+ *                   is at most Delta_h + 2 g_h sqrt d), and the Gram
+ *                   inflation charges each product's rounding, d 2^-53 in
+ *                   all (||D||_F <= sqrt 2 + (g + 2^-53) d) */
+enum bb_arithmetic { BB_ARITH_FLOAT = 0, BB_ARITH_EXACT = 1 };
 #define BB_RIDGE_DOUBLINGS 64
 
 /* The names of each enum's values, indexed by value, NULL after the last:
@@ -159,7 +162,7 @@ extern const char *const bb_features_names[];
 extern const char *const bb_conversion_names[];
 extern const char *const bb_y_sensitivity_names[];
 extern const char *const bb_indefinite_names[];
-extern const char *const bb_y_sum_names[];
+extern const char *const bb_arithmetic_names[];
 
 /* names[v], or NULL if v is not a value of the table's enum. */
 const char *bb_enum_name(const char *const *names, int v);
@@ -174,7 +177,7 @@ const char *bb_features_name(enum bb_features f);
 const char *bb_conversion_name(enum bb_conversion c);
 const char *bb_y_sensitivity_name(enum bb_y_sensitivity s);
 const char *bb_indefinite_name(enum bb_indefinite i);
-const char *bb_y_sum_name(enum bb_y_sum s);
+const char *bb_arithmetic_name(enum bb_arithmetic s);
 
 /* A mechanism's name ("tree", "grid", "grid-sqrt", "auto",
  * "tree-honaker"), from its entry in mech.c's table; NULL if unknown. */

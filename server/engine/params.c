@@ -53,7 +53,7 @@ void bb_params_defaults(struct bb_params *p)
     p->prior_value = PRIOR_VALUE_DEFAULT;
     p->features = BB_FEATURES_BALL;
     p->y_sensitivity = BB_YSENS_CENTRED;
-    p->y_sum = BB_YSUM_EXACT;
+    p->arithmetic = BB_ARITH_EXACT;
     p->plausible_z = PLAUSIBLE_DEFAULT;
     p->plausible_floor = PLAUSIBLE_FLOOR_DEFAULT;
 }
@@ -194,7 +194,7 @@ static const char *check_levers(struct bb_params *p)
         return "unknown (epsilon, delta) conversion";
     if (!bb_y_sensitivity_name(p->y_sensitivity))
         return "unknown y sensitivity bound";
-    if (!bb_y_sum_name(p->y_sum))
+    if (!bb_arithmetic_name(p->arithmetic))
         return "unknown y summation";
     if (!bb_indefinite_name(p->indefinite))
         return "unknown rule for an indefinite Lambda~";
@@ -266,7 +266,8 @@ double bb_params_y_grid_ratio(const struct bb_params *p, int h)
 
 int bb_params_y_exact(const struct bb_params *p)
 {
-    return p->is_private && p->calibration == BB_CAL_CORRECTED && p->y_sum == BB_YSUM_EXACT;
+    return p->is_private && p->calibration == BB_CAL_CORRECTED &&
+           p->arithmetic == BB_ARITH_EXACT;
 }
 
 long bb_params_exact_k_max(const struct bb_params *p)
@@ -325,7 +326,11 @@ static void derive_gram(struct bb_params *p, const struct bb_mech_ops *ops)
     p->sigma_gram = sqrt((double)p->H * p->sens_factor / p->rho_gram);
     p->prefix_sd = p->sigma_gram * sqrt(prefix_terms);
     p->grid_gram = bb_grid_for(p->sigma_gram);
-    p->sigma_gram_eff = p->sigma_gram * (1.0 + p->grid_gram * p->d / sqrt(2.0));
+    /* Each snapped entry is off by g/2, plus with exact arithmetic its
+     * product's own rounding (|phi_i phi_j| <= 1: at most 2^-54), on either
+     * side of the replacement: ||D||_F <= sqrt 2 + (g + 2^-53) d. */
+    const double slack = p->arithmetic == BB_ARITH_EXACT ? 0x1p-53 : 0.0;
+    p->sigma_gram_eff = p->sigma_gram * (1.0 + (p->grid_gram + slack) * p->d / sqrt(2.0));
     if (ops->output_snap)
         p->sigma_gram_eff += ops->output_snap(p);
 }

@@ -47,7 +47,7 @@
  * LONG_MAX without noise. bb_params_derive refuses a K_max above it. */
 long bb_params_exact_k_max(const struct bb_params *p);
 
-/* Whether step targets are summed exactly (BB_YSUM_EXACT in a private run
+/* Whether step targets are summed exactly (BB_ARITH_EXACT in a private run
  * of the corrected calibration; lsvi.c): every term phi_ij t_i snapped to
  * the step's noise grid, the snapped terms added in doubles, exact by the
  * premise above. */

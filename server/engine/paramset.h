@@ -55,8 +55,8 @@ struct bb_params {
                                             docs/PRIVACY.md §3.4); 0 = always the greedy one */
     double plausible_floor;              /* f: an action joins only where that noise's sd is at
                                           least f of the step's value range H - h + 1 */
-    enum bb_y_sum y_sum;                 /* how y is summed before its noise (enums.h);
-                                            stored, never a flag: exact by default */
+    enum bb_arithmetic arithmetic;       /* whether every rounding before the noise is charged
+                                            (enums.h); stored, never a flag: exact by default */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */

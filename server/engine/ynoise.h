@@ -51,8 +51,8 @@ double bb_params_sigma_y_step(const struct bb_params *p, int h);
 
 /* How many grid steps per coordinate snapping adds to y's change, over the
  * two neighbours: 1 when the float sum is snapped (g_h / 2 each side;
- * BB_YSUM_FLOAT), 2 when every term is (g_h / 2 for the snap and at most
- * g_h / 2 for the term's rounding, each side; BB_YSUM_EXACT; docs/PRIVACY.md
+ * BB_ARITH_FLOAT), 2 when every term is (g_h / 2 for the snap and at most
+ * g_h / 2 for the term's rounding, each side; BB_ARITH_EXACT; docs/PRIVACY.md
  * §5). */
 double bb_params_y_snaps(const struct bb_params *p);
 

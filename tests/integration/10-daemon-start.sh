@@ -113,10 +113,10 @@ sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e 's/,"prior-value":"[^"]*"//' -e 's/,"features":"[^"]*"//' \
     -e 's/"plausible":"[^"]*",//' -e 's/"plausible-floor":"[^"]*",//' \
     -e 's/"conversion":"[^"]*",//' -e 's/,"y-sensitivity":"[^"]*"//' \
-    -e 's/"indefinite":"[^"]*",//' -e 's/,"y-sum":"[^"]*"//' "$TMP/pin.stored" >"$TMP/pin.old"
+    -e 's/"indefinite":"[^"]*",//' -e 's/,"arithmetic":"[^"]*"//' "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
-if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|y-sum' "$TMP/pin.old"; then
-    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite and y-sum: $(cat "$TMP/pin.old")"
+if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|arithmetic' "$TMP/pin.old"; then
+    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite and arithmetic: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
 # ... which had no derived parameters stored either (23-pinned-params.sh).
@@ -124,7 +124,7 @@ sqlite3 "$TMP/pin.db" "DELETE FROM meta WHERE key = 'derived'"
 : >"$TMP/daemon.log"
 DB="$TMP/pin.db" start_daemon "${PIN[@]}"
 req GET /v1/config
-[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8), d["indefinite"], d["y_sum"]')" = \
+[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8), d["indefinite"], d["arithmetic"]')" = \
     "(0.0, 0.0, $k0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994, 'refuse', 'float')" ] ||
     fail "old database's configuration: $(cat "$TMP/body")"
 stop_daemon
@@ -135,7 +135,7 @@ grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/d
     -e 's/"plausible-floor":"[^"]*"/"plausible-floor":"0"/' \
     -e 's/"y-sensitivity":"[^"]*"/"y-sensitivity":"triangle"/' \
     -e 's/"indefinite":"[^"]*"/"indefinite":"refuse"/' \
-    -e 's/"y-sum":"[^"]*"/"y-sum":"float"/' "$TMP/pin.stored")" ] ||
+    -e 's/"arithmetic":"[^"]*"/"arithmetic":"float"/' "$TMP/pin.stored")" ] ||
     fail "old configuration not pinned: $(stored_config)"
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --conversion cks 2>"$TMP/err"; then
     fail "--conversion cks accepted on a database created with bun-steinke"

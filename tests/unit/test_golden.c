@@ -10,7 +10,7 @@
  * behind the mechanism seam (issue 32), so a refactor that changes one
  * noise draw, one derived constant or one digit of the encoding fails here.
  * A deliberate change of the output updates the table and says why: the
- * exact y sums (docs/PRIVACY.md §5) added a second column, recorded when
+ * exact arithmetic (docs/PRIVACY.md §5) added a second column, recorded when
  * they came; the first, float sums, is what a database created before them
  * still publishes, bit for bit.
  *
@@ -63,7 +63,7 @@ struct golden {
     enum bb_features features;
     double rho;
     const char *sha256;       /* hex, of every billboard's bytes in order: float y sums */
-    const char *sha256_exact; /* the same with exact y sums (the default) */
+    const char *sha256_exact; /* the same with exact arithmetic (the default) */
 };
 
 static const struct golden cases[] = {
@@ -97,13 +97,13 @@ static const struct golden cases[] = {
 
 /* Runs one case and writes the hex SHA-256 of its billboards into hex;
  * returns the number of billboards. */
-static long run(const struct golden *g, enum bb_y_sum y_sum,
+static long run(const struct golden *g, enum bb_arithmetic arithmetic,
                 char hex[2 * crypto_hash_sha256_BYTES + 1])
 {
     struct bb_params p;
     bb_params_defaults(&p);
     p.release_base = 1.5; /* the default when the hashes were recorded */
-    p.y_sum = y_sum;
+    p.arithmetic = arithmetic;
     p.H = H, p.d = D, p.A = A, p.K_max = K, p.rho = g->rho;
     p.mechanism = g->mech, p.features = g->features;
     char why[160];
@@ -160,7 +160,7 @@ static void test_billboards_byte_identical(void **state)
         for (int exact = 0; exact < 2; exact++) {
             char hex[2 * crypto_hash_sha256_BYTES + 1];
             const char *want = exact ? cases[i].sha256_exact : cases[i].sha256;
-            long n = run(&cases[i], exact ? BB_YSUM_EXACT : BB_YSUM_FLOAT, hex);
+            long n = run(&cases[i], exact ? BB_ARITH_EXACT : BB_ARITH_FLOAT, hex);
             assert_true(n >= 2); /* version 0 and at least one update */
             if (strcmp(hex, want) != 0) {
                 print_message("case %zu (mechanism %d, features %d, rho %g, %s y sums): %ld "

@@ -504,23 +504,24 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(bb_config_option(&p, "--indefinite", "fix", why, sizeof(why)), BB_EINVAL);
     assert_int_equal(bb_config_option(&p, "--conversion", "rdp", why, sizeof(why)), BB_EINVAL);
     assert_int_equal(bb_config_option(&p, "--y-sensitivity", "2", why, sizeof(why)), BB_EINVAL);
-    /* How y is summed: a stored key, never a flag. A new configuration
-     * stores "exact"; one from before the exact sums loads as "float" and so
-     * derives the noise it was created with (test_golden's first column). */
-    assert_int_equal(p.y_sum, BB_YSUM_EXACT);
+    /* Exact arithmetic (docs/PRIVACY.md §5): a stored key, never a flag. A
+     * new configuration stores "exact"; one from before exact arithmetic
+     * loads as "float" and so derives the noise it was created with
+     * (test_golden's first column). */
+    assert_int_equal(p.arithmetic, BB_ARITH_EXACT);
     js = bb_config_dump(&p);
-    assert_non_null(strstr(js, "\"y-sum\":\"exact\""));
+    assert_non_null(strstr(js, "\"arithmetic\":\"exact\""));
     assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
-    assert_int_equal(back.y_sum, BB_YSUM_EXACT);
+    assert_int_equal(back.arithmetic, BB_ARITH_EXACT);
     free(js);
     assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
-    assert_int_equal(back.y_sum, BB_YSUM_FLOAT);
-    assert_int_equal(bb_config_load("{\"y-sum\":\"exact\"}", &back, why, sizeof(why)), BB_OK);
-    assert_int_equal(back.y_sum, BB_YSUM_EXACT);
-    assert_int_equal(bb_config_load("{\"y-sum\":\"fast\"}", &back, why, sizeof(why)), BB_EINVAL);
-    assert_int_equal(bb_config_option(&p, "--y-sum", "float", why, sizeof(why)), BB_ENOTFOUND);
+    assert_int_equal(back.arithmetic, BB_ARITH_FLOAT);
+    assert_int_equal(bb_config_load("{\"arithmetic\":\"exact\"}", &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.arithmetic, BB_ARITH_EXACT);
+    assert_int_equal(bb_config_load("{\"arithmetic\":\"fast\"}", &back, why, sizeof(why)), BB_EINVAL);
+    assert_int_equal(bb_config_option(&p, "--arithmetic", "float", why, sizeof(why)), BB_ENOTFOUND);
     for (size_t i = 0; bb_config_flag(i); i++)
-        assert_string_not_equal(bb_config_flag(i), "y-sum");
+        assert_string_not_equal(bb_config_flag(i), "arithmetic");
 }
 
 /* A configuration whose 'auto' choices are pinned (bb_config_pin) derives to

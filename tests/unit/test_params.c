@@ -177,15 +177,21 @@ static void test_grid_inflation(void **state)
     int e;
     assert_rel(frexp(p.grid_gram, &e), 0.5, 0);
     assert_true(p.sigma_gram / p.grid_gram >= 0x1p20 && p.sigma_gram / p.grid_gram < 0x1p21);
-    assert_rel(p.sigma_gram_eff, p.sigma_gram * (1 + p.grid_gram * 32 / sqrt(2.0)), 1e-15);
+    /* Each Gram entry: g/2 for the snap and, with exact arithmetic, 2^-54
+     * for its product's rounding, each side: sqrt 2 + (g + 2^-53) d. */
+    assert_int_equal(p.arithmetic, BB_ARITH_EXACT);
+    assert_rel(p.sigma_gram_eff, p.sigma_gram * (1 + (p.grid_gram + 0x1p-53) * 32 / sqrt(2.0)),
+               1e-15);
     /* Exact y sums: every term snapped, two grid steps per coordinate. */
     assert_rel(bb_params_y_snaps(&p), 2.0, 0);
     assert_rel(p.sigma_y_eff, p.sigma_y * (1 + 2 * p.grid_y * sqrt(32.0) / 22.0), 1e-15);
     struct bb_params f = p; /* a database created with float sums keeps one */
-    f.y_sum = BB_YSUM_FLOAT;
+    f.arithmetic = BB_ARITH_FLOAT;
     assert_int_equal(bb_params_derive(&f, NULL, 0), BB_OK);
     assert_rel(bb_params_y_snaps(&f), 1.0, 0);
     assert_rel(f.sigma_y_eff, f.sigma_y * (1 + f.grid_y * sqrt(32.0) / 22.0), 1e-15);
+    assert_rel(f.sigma_gram_eff, f.sigma_gram * (1 + f.grid_gram * 32 / sqrt(2.0)), 1e-15);
+    assert_true(f.sigma_gram_eff < p.sigma_gram_eff);
     assert_true(p.sigma_gram_eff > p.sigma_gram && p.sigma_gram_eff < p.sigma_gram * 1.001);
     /* With V clipped to the steps left the last step's sensitivity is 2:
      * the snapping slack g sqrt d is charged against that. */
@@ -199,7 +205,7 @@ static void test_grid_inflation(void **state)
     p.mechanism = BB_MECH_GRID_SQRT, p.shift_bound = BB_BOUND_TIGHT;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_rel(p.sigma_gram_eff,
-               p.sigma_gram * (1 + p.grid_gram * 32 / sqrt(2.0) +
+               p.sigma_gram * (1 + (p.grid_gram + 0x1p-53) * 32 / sqrt(2.0) +
                                2 * p.grid_gram * 32 * sqrt((double)p.releases) /
                                    sqrt(2 * p.sens_factor)),
                1e-15);
@@ -692,7 +698,7 @@ static void test_exact_k_max(void **state)
     char why[256] = "";
     bb_params_defaults(&p);
     p.H = 1, p.d = 2, p.A = 2, p.rho = 80, p.mechanism = BB_MECH_TREE;
-    p.y_sum = BB_YSUM_FLOAT; /* the Gram sums alone (exact y sums below) */
+    p.arithmetic = BB_ARITH_FLOAT; /* the Gram sums alone (exact y sums below) */
     p.K_max = 1L << 33;
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
     assert_int_equal(p.L, 34);
@@ -700,7 +706,7 @@ static void test_exact_k_max(void **state)
     assert_int_equal(bb_params_exact_k_max(&p), 1L << 33);
     bb_params_defaults(&p);
     p.H = 1, p.d = 2, p.A = 2, p.rho = 80, p.mechanism = BB_MECH_TREE;
-    p.y_sum = BB_YSUM_FLOAT;
+    p.arithmetic = BB_ARITH_FLOAT;
     p.K_max = (1L << 33) + 1;
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
     assert_non_null(strstr(why, "max episodes K_max 8589934593 exceeds 8589934592, the most at "
@@ -723,7 +729,7 @@ static void test_exact_k_max(void **state)
     p.H = 1, p.d = 2, p.A = 2, p.rho = 1e30, p.gram_share = 1e-28, p.K_max = 1000;
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
     assert_non_null(strstr(why, "too small for its sums to be exact"));
-    p.y_sum = BB_YSUM_FLOAT; /* (a float sum has no such premise) */
+    p.arithmetic = BB_ARITH_FLOAT; /* (a float sum has no such premise) */
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
     /* grid-sqrt at the defaults but release base 1.5 (H = 5, d = 8,
      * epsilon = 10, G = 11, g = 2^-18): its floating-point slack decides,
@@ -1033,7 +1039,7 @@ static void test_y_centred(void **state)
         assert_rel(sp, sq * 0.5, 1e-14);
         assert_rel(bb_params_sigma_y_drawn_step(&p, h), drawn[h], 1e-12);
         struct bb_params fl = p;
-        fl.y_sum = BB_YSUM_FLOAT;
+        fl.arithmetic = BB_ARITH_FLOAT;
         assert_rel(bb_params_sigma_y_drawn_step(&fl, h), drawn_float[h], 1e-12);
         cost_p += Dp * Dp / (2 * sp * sp), cost_q += Dq * Dq / (2 * sq * sq);
         for (double cap = 0; cap <= 4 - h; cap += 0.5) /* under the next-value bound */
