@@ -11,6 +11,14 @@ int bb_params_simplex_rows(const struct bb_params *p)
     return p->features == BB_FEATURES_SIMPLEX || p->features == BB_FEATURES_ONEHOT;
 }
 
+double bb_params_row_slack(const struct bb_params *p)
+{
+    if (bb_params_simplex_rows(p) || p->arithmetic != BB_ARITH_EXACT || !p->is_private)
+        return 0.0;
+    const double du = (double)p->d * 0x1p-53, gamma = du / (1.0 - du);
+    return gamma / (1.0 - gamma);
+}
+
 int bb_params_diagonal_gram(const struct bb_params *p)
 {
     return p->features == BB_FEATURES_ONEHOT;

@@ -19,6 +19,16 @@ struct bb_params;
  * BB_FEATURES_ONEHOT. */
 int bb_params_simplex_rows(const struct bb_params *p);
 
+/* How far above 1 the squared norm of an accepted ball row can be: the
+ * check (bb_feature_row_check) compares the floating-point sum of the d
+ * squares with 1, whose error is at most gamma_d times the exact sum, so an
+ * accepted row has ||phi||^2 <= 1 / (1 - gamma_d) = 1 + eta, eta =
+ * gamma_d / (1 - gamma_d), gamma_d = d u / (1 - d u), u = 2^-53. With
+ * exact arithmetic (enums.h) every sensitivity of a ball row is charged
+ * (1 + eta) times its unit-ball value; 0 for simplex rows (their exact
+ * check keeps ||phi||_2 <= ||phi||_1 <= 1) and with float arithmetic. */
+double bb_params_row_slack(const struct bb_params *p);
+
 /* Whether every Gram sum is diagonal, so the mechanisms noise the diagonal
  * only (noise.h, bb_sym_sampler): BB_FEATURES_ONEHOT. */
 int bb_params_diagonal_gram(const struct bb_params *p);

@@ -330,7 +330,10 @@ static void derive_gram(struct bb_params *p, const struct bb_mech_ops *ops)
      * product's own rounding (|phi_i phi_j| <= 1: at most 2^-54), on either
      * side of the replacement: ||D||_F <= sqrt 2 + (g + 2^-53) d. */
     const double slack = p->arithmetic == BB_ARITH_EXACT ? 0x1p-53 : 0.0;
-    p->sigma_gram_eff = p->sigma_gram * (1.0 + (p->grid_gram + slack) * p->d / sqrt(2.0));
+    /* A ball row accepted at ||phi||^2 <= 1 + eta (bb_params_row_slack)
+     * changes the sum by at most sqrt 2 (1 + eta) before rounding. */
+    p->sigma_gram_eff = p->sigma_gram * (1.0 + bb_params_row_slack(p) +
+                                         (p->grid_gram + slack) * p->d / sqrt(2.0));
     if (ops->output_snap)
         p->sigma_gram_eff += ops->output_snap(p);
 }

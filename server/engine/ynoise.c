@@ -99,9 +99,12 @@ double bb_params_y_snaps(const struct bb_params *p)
 
 double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap)
 {
+    /* A ball row of ||phi||^2 <= 1 + eta moves a term by (1 + eta) times
+     * the unit ball's bound at most (bb_params_row_slack). */
     return bb_params_sigma_y_at(p, h, cap) *
-           (1.0 + bb_params_y_snaps(p) * bb_params_grid_y_at(p, h, cap) * sqrt((double)p->d) /
-                      (bb_params_y_pair(p) * (1.0 + cap)));
+           (1.0 + bb_params_row_slack(p) +
+            bb_params_y_snaps(p) * bb_params_grid_y_at(p, h, cap) * sqrt((double)p->d) /
+                (bb_params_y_pair(p) * (1.0 + cap)));
 }
 
 int bb_params_next_bound(const struct bb_params *p)

@@ -178,17 +178,22 @@ static void test_grid_inflation(void **state)
     assert_rel(frexp(p.grid_gram, &e), 0.5, 0);
     assert_true(p.sigma_gram / p.grid_gram >= 0x1p20 && p.sigma_gram / p.grid_gram < 0x1p21);
     /* Each Gram entry: g/2 for the snap and, with exact arithmetic, 2^-54
-     * for its product's rounding, each side: sqrt 2 + (g + 2^-53) d. */
+     * for its product's rounding, each side, and a ball row accepted at
+     * ||phi||^2 <= 1 + eta: sqrt 2 (1 + eta) + (g + 2^-53) d. */
     assert_int_equal(p.arithmetic, BB_ARITH_EXACT);
-    assert_rel(p.sigma_gram_eff, p.sigma_gram * (1 + (p.grid_gram + 0x1p-53) * 32 / sqrt(2.0)),
-               1e-15);
+    const double u = 0x1p-53, gamma = 32 * u / (1 - 32 * u), eta = gamma / (1 - gamma);
+    assert_rel(bb_params_row_slack(&p), eta, 0);
+    assert_true(eta > 32 * u && eta < 33 * u);
+    assert_rel(p.sigma_gram_eff,
+               p.sigma_gram * (1 + eta + (p.grid_gram + 0x1p-53) * 32 / sqrt(2.0)), 1e-15);
     /* Exact y sums: every term snapped, two grid steps per coordinate. */
     assert_rel(bb_params_y_snaps(&p), 2.0, 0);
-    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + 2 * p.grid_y * sqrt(32.0) / 22.0), 1e-15);
+    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + eta + 2 * p.grid_y * sqrt(32.0) / 22.0), 1e-15);
     struct bb_params f = p; /* a database created with float sums keeps one */
     f.arithmetic = BB_ARITH_FLOAT;
     assert_int_equal(bb_params_derive(&f, NULL, 0), BB_OK);
     assert_rel(bb_params_y_snaps(&f), 1.0, 0);
+    assert_rel(bb_params_row_slack(&f), 0, 0);
     assert_rel(f.sigma_y_eff, f.sigma_y * (1 + f.grid_y * sqrt(32.0) / 22.0), 1e-15);
     assert_rel(f.sigma_gram_eff, f.sigma_gram * (1 + f.grid_gram * 32 / sqrt(2.0)), 1e-15);
     assert_true(f.sigma_gram_eff < p.sigma_gram_eff);
@@ -197,15 +202,15 @@ static void test_grid_inflation(void **state)
      * the snapping slack g sqrt d is charged against that. */
     p.value_clip = BB_VCLIP_REMAINING, p.y_exponent = 0;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
-    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + 2 * p.grid_y * sqrt(32.0) / 2.0), 1e-15);
+    assert_rel(p.sigma_y_eff, p.sigma_y * (1 + eta + 2 * p.grid_y * sqrt(32.0) / 2.0), 1e-15);
     assert_rel(bb_params_sigma_y_drawn_step(&p, 9), p.sigma_y_eff, 0);
-    assert_rel(bb_params_sigma_y_drawn_step(&p, 0), p.sigma_y * (1 + 2 * p.grid_y * sqrt(32.0) / 20.0),
-               1e-15);
+    assert_rel(bb_params_sigma_y_drawn_step(&p, 0),
+               p.sigma_y * (1 + eta + 2 * p.grid_y * sqrt(32.0) / 20.0), 1e-15);
     /* grid-sqrt also pays for snapping C x: 2 g d sqrt(G) / sqrt(2 S) more. */
     p.mechanism = BB_MECH_GRID_SQRT, p.shift_bound = BB_BOUND_TIGHT;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_rel(p.sigma_gram_eff,
-               p.sigma_gram * (1 + (p.grid_gram + 0x1p-53) * 32 / sqrt(2.0) +
+               p.sigma_gram * (1 + eta + (p.grid_gram + 0x1p-53) * 32 / sqrt(2.0) +
                                2 * p.grid_gram * 32 * sqrt((double)p.releases) /
                                    sqrt(2 * p.sens_factor)),
                1e-15);
@@ -491,7 +496,7 @@ static void test_y_exponent(void **state)
         double g = bb_params_grid_y_step(&p, h), s = bb_params_sigma_y_step(&p, h);
         assert_rel(g, bb_grid_for(s), 0);
         assert_rel(bb_params_sigma_y_drawn_step(&p, h),
-                   s * (1 + 2 * g * sqrt(8.0) / (2.0 * (5 - h))), 1e-15);
+                   s * (1 + bb_params_row_slack(&p) + 2 * g * sqrt(8.0) / (2.0 * (5 - h))), 1e-15);
         eff = fmax(eff, bb_params_sigma_y_drawn_step(&p, h));
     }
     assert_rel(p.sigma_y_eff, eff, 0);
@@ -643,9 +648,13 @@ static void test_next_bound_noise(void **state)
     q.y_sensitivity = BB_YSENS_TRIANGLE; /* the bound alone (test_y_nonnegative) */
     assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
     assert_true(bb_params_next_bound(&q));
-    /* The privacy constants do not move: the bound rescales within rho. */
-    assert_rel(q.sigma_y_eff, p.sigma_y_eff, 0);
-    assert_rel(q.sigma_gram_eff, p.sigma_gram_eff, 0);
+    /* The privacy constants do not move: the bound rescales within rho
+     * (but for the ball rows' slack eta, below 1e-14; simplex rows are
+     * checked exactly and need none). */
+    assert_rel(q.sigma_y_eff, p.sigma_y_eff, 1e-14);
+    assert_rel(q.sigma_gram_eff, p.sigma_gram_eff, 1e-14);
+    assert_rel(bb_params_row_slack(&q), 0, 0);
+    assert_true(bb_params_row_slack(&p) > 0);
     assert_int_equal(q.max_updates, p.max_updates);
     /* At the step's own cap, the _step values (print-params, H=5 d=8 eps=10). */
     static const double drawn[] = {47.0883249317074, 37.67082252299812, 28.252913670208336,
