@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "featureset.h"
+
 /* Sizes above these make the dense tables unreasonable for a simulator. */
 #define ENV_MAX_STATES 100000
 #define ENV_MAX_TABLE  (1L << 28)
@@ -80,6 +82,34 @@ static void cumulate(const double *p, int n, double *cdf)
         cdf[i] = c;
     }
     cdf[n - 1] = 1.0;
+}
+
+/* Rows normalised to sum 1 in floating point can sum to a hair above 1
+ * exactly, and simplex rows are checked exactly (docs/PRIVACY.md §3.3): a
+ * feature map whose every row is >= 0 with a floating-point sum at most
+ * 1 + 2^-44, some of them outside the simplex, is scaled by
+ * BB_SIM_SIMPLEX_FIT after the dynamics were computed from it. Every row
+ * is then in the simplex exactly ((1 + 2^-44 + d 2^-53)(1 - 2^-40)(1 +
+ * 2^-53) < 1), and the MDP stays linear in the scaled map (theta and mu
+ * over the factor), its rewards and transitions untouched. */
+static void fit_simplex(struct bb_sim_env *env)
+{
+    const size_t rows = (size_t)env->S * env->A, d = (size_t)env->d;
+    int outside = 0;
+    for (size_t r = 0; r < rows; r++) {
+        const double *f = env->phi + r * d;
+        double sum = 0;
+        for (size_t j = 0; j < d; j++) {
+            if (!(f[j] >= 0))
+                return;
+            sum += f[j];
+        }
+        if (sum > 1.0 + 0x1p-44)
+            return;
+        outside = outside || !bb_feature_row_in_set(BB_FEATURE_SET_SIMPLEX, f, (int)d, NULL, 0);
+    }
+    for (size_t i = 0; outside && i < rows * d; i++)
+        env->phi[i] *= BB_SIM_SIMPLEX_FIT;
 }
 
 int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
@@ -156,6 +186,7 @@ int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)
                 cumulate(p, S, env->trans_cdf + (((size_t)h * S + s) * A + a) * S);
             }
     }
+    fit_simplex(env);
     return BB_OK;
 }
 

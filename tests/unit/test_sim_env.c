@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "featureset.h"
 #include "sim/env.h"
 #include "sim/eval.h"
 #include "sim/run.h"
@@ -122,12 +123,57 @@ static void test_feature_domain(void **state)
     bb_sim_env_free(e);
 }
 
+/* A feature map normalised to sum 1 in floating point: (0.6, 0.1,
+ * 0.30000000000000004) sums to 1 + 2.8e-17 exactly, outside the simplex the
+ * engine checks exactly. The loader computes the dynamics from it, then
+ * scales the map by BB_SIM_SIMPLEX_FIT: every row is in the simplex, the
+ * rewards and transitions are the unscaled map's. A map with a row further
+ * out (sum 1.01) stays as it is, and ball. */
+static void test_fit_simplex(void **state)
+{
+    (void)state;
+    struct bb_sim_env *e;
+    char why[256] = "";
+    const double row[3] = {0.6, 0.1, 0.30000000000000004};
+    for (int far = 0; far < 2; far++) {
+        assert_int_equal(bb_sim_env_alloc(2, 1, 3, 1, &e), BB_OK);
+        for (int s = 0; s < 2; s++)
+            memcpy(e->phi + 3 * s, row, sizeof(row));
+        if (far)
+            e->phi[0] = e->phi[3] = 0.61;
+        const double sum = e->phi[0] + e->phi[1] + e->phi[2]; /* P's rows sum to 1 */
+        for (int j = 0; j < 3; j++) {
+            e->theta[j] = 0.5;
+            e->mu[j * 2] = e->mu[j * 2 + 1] = 0.5 / sum;
+        }
+        e->init[0] = 1.0;
+        assert_false(bb_feature_row_in_set(BB_FEATURE_SET_SIMPLEX, e->phi, 3, NULL, 0));
+        double r0 = 0, p0 = 0;
+        for (int j = 0; j < 3; j++)
+            r0 += e->phi[j] * 0.5, p0 += e->phi[j] * (0.5 / sum);
+        assert_int_equal(bb_sim_env_finish(e, why, sizeof(why)), BB_OK);
+        assert_true(e->reward[0] == r0 && e->trans[0] == p0); /* from the map as given */
+        if (far) {
+            assert_true(e->phi[0] == 0.61 && e->phi[1] == row[1]);
+            assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_BALL);
+        } else {
+            for (int i = 0; i < 6; i++)
+                assert_true(e->phi[i] == row[i % 3] * BB_SIM_SIMPLEX_FIT);
+            for (int s = 0; s < 2; s++)
+                assert_true(bb_feature_row_in_set(BB_FEATURE_SET_SIMPLEX, e->phi + 3 * s, 3, NULL, 0));
+            assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
+        }
+        bb_sim_env_free(e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_example),
         cmocka_unit_test(test_rejects_malformed),
         cmocka_unit_test(test_feature_domain),
+        cmocka_unit_test(test_fit_simplex),
     };
     return cmocka_run_group_tests_name("sim_env", tests, NULL, NULL);
 }
