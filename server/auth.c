@@ -97,22 +97,23 @@ out:
     return rc;
 }
 
-void bb_auth_revoke(struct bb_auth *a, int64_t id)
+static void set_revoked(struct bb_auth *a, int64_t id, int revoked)
 {
     pthread_rwlock_wrlock(&a->lock);
     for (size_t i = 0; i < a->n; i++)
         if (a->v[i].id == id)
-            a->v[i].revoked = 1;
+            a->v[i].revoked = revoked;
     pthread_rwlock_unlock(&a->lock);
+}
+
+void bb_auth_revoke(struct bb_auth *a, int64_t id)
+{
+    set_revoked(a, id, 1);
 }
 
 void bb_auth_reinstate(struct bb_auth *a, int64_t id)
 {
-    pthread_rwlock_wrlock(&a->lock);
-    for (size_t i = 0; i < a->n; i++)
-        if (a->v[i].id == id)
-            a->v[i].revoked = 0;
-    pthread_rwlock_unlock(&a->lock);
+    set_revoked(a, id, 0);
 }
 
 int bb_auth_active(struct bb_auth *a, int64_t id)

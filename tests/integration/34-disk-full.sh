@@ -8,22 +8,7 @@
 # billboards are published again. Afterwards: integrity_check ok, every
 # 201 stored once, no 503 stored.
 . "$(dirname "$0")/lib.sh"
-MNT="$TMP/mnt"
-mkdir "$MNT"
-if ! mount -t tmpfs -o size=32m,mode=0700 tmpfs "$MNT" 2>"$TMP/mount.err"; then
-    echo "cannot mount a tmpfs here: $(cat "$TMP/mount.err")"
-    exit 77
-fi
-disk_cleanup() {
-    if [ -n "$DAEMON_PID" ]; then
-        kill -9 "$DAEMON_PID" 2>/dev/null || true
-        wait "$DAEMON_PID" 2>/dev/null || true
-        DAEMON_PID=
-    fi
-    umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true
-    cleanup
-}
-trap disk_cleanup EXIT
+mount_tmpfs 32m
 DB="$MNT/bb.db"
 start_daemon --horizon 3 --dim 4 --actions 2 --max-episodes 100000 --rho 100000
 tok=$(enrol "clinic")

@@ -7,22 +7,7 @@
 # and leaves no database that could be started; with the space back it
 # succeeds and the restored database serves the backup's billboards.
 . "$(dirname "$0")/lib.sh"
-MNT="$TMP/mnt"
-mkdir "$MNT"
-if ! mount -t tmpfs -o size=1m,mode=0700 tmpfs "$MNT" 2>"$TMP/mount.err"; then
-    echo "cannot mount a tmpfs here: $(cat "$TMP/mount.err")"
-    exit 77
-fi
-disk_cleanup() {
-    if [ -n "$DAEMON_PID" ]; then
-        kill -9 "$DAEMON_PID" 2>/dev/null || true
-        wait "$DAEMON_PID" 2>/dev/null || true
-        DAEMON_PID=
-    fi
-    umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true
-    cleanup
-}
-trap disk_cleanup EXIT
+mount_tmpfs 1m
 fill() { # leaves about 8 KiB of the tmpfs free
     rm -f "$MNT/fill"
     local free

@@ -14,6 +14,8 @@
 #   enrol NAME             prints a new clinic token
 #   wait_published         waits until no update is in flight
 #   expect_status N / expect_problem N   assertions on the last req
+#   mount_tmpfs SIZE       a tmpfs of SIZE at $MNT, unmounted on exit (root;
+#                          the test is skipped, exit 77, where it cannot mount)
 set -euo pipefail
 O=${O:-build}
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # this folder
@@ -158,4 +160,24 @@ wait_published() {
         sleep 0.05
     done
     fail "an update stayed in flight for 10 s"
+}
+
+mount_tmpfs() { # SIZE: a tmpfs at $MNT, unmounted (the daemon killed first) on exit
+    MNT="$TMP/mnt"
+    mkdir -p "$MNT"
+    if ! mount -t tmpfs -o "size=$1,mode=0700" tmpfs "$MNT" 2>"$TMP/mount.err"; then
+        echo "cannot mount a tmpfs here: $(cat "$TMP/mount.err")"
+        exit 77
+    fi
+    trap tmpfs_cleanup EXIT
+}
+
+tmpfs_cleanup() {
+    if [ -n "$DAEMON_PID" ]; then
+        kill -9 "$DAEMON_PID" 2>/dev/null || true
+        wait "$DAEMON_PID" 2>/dev/null || true
+        DAEMON_PID=
+    fi
+    umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true
+    cleanup
 }
