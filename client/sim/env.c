@@ -90,8 +90,8 @@ static void cumulate(const double *p, int n, double *cdf)
  * 1 + 2^-44, some of them outside the simplex, is scaled by
  * BB_SIM_SIMPLEX_FIT after the dynamics were computed from it. Every row
  * is then in the simplex exactly ((1 + 2^-44 + d 2^-53)(1 - 2^-40)(1 +
- * 2^-53) < 1), and the MDP stays linear in the scaled map (theta and mu
- * over the factor), its rewards and transitions untouched. */
+ * 2^-53) < 1), and theta and mu are divided by it, so the MDP is the same
+ * linear MDP in the scaled map, its rewards and transitions untouched. */
 static void fit_simplex(struct bb_sim_env *env)
 {
     const size_t rows = (size_t)env->S * env->A, d = (size_t)env->d;
@@ -108,8 +108,16 @@ static void fit_simplex(struct bb_sim_env *env)
             return;
         outside = outside || !bb_feature_row_in_set(BB_FEATURE_SET_SIMPLEX, f, (int)d, NULL, 0);
     }
-    for (size_t i = 0; outside && i < rows * d; i++)
+    if (!outside)
+        return;
+    /* theta and mu over the factor: phi^T theta and phi^T mu, which the
+     * factored evaluations use, stay the dynamics computed above. */
+    for (size_t i = 0; i < rows * d; i++)
         env->phi[i] *= BB_SIM_SIMPLEX_FIT;
+    for (size_t i = 0; i < (size_t)env->H * d; i++)
+        env->theta[i] /= BB_SIM_SIMPLEX_FIT;
+    for (size_t i = 0; i < (size_t)env->H * d * env->S; i++)
+        env->mu[i] /= BB_SIM_SIMPLEX_FIT;
 }
 
 int bb_sim_env_finish(struct bb_sim_env *env, char *why, size_t whylen)

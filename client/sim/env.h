@@ -47,8 +47,8 @@ int bb_sim_env_alloc(int S, int A, int d, int H, struct bb_sim_env **out) BB_WAR
 #define BB_SIM_SIMPLEX_FIT (1.0 - 0x1p-40)
 
 /* Validates phi, theta, mu, init and fills the derived tables; then scales
- * a near-simplex feature map into the simplex (BB_SIM_SIMPLEX_FIT), after
- * the tables were computed from it. On failure
+ * a near-simplex feature map into the simplex (BB_SIM_SIMPLEX_FIT; theta
+ * and mu divided by it), after the tables were computed from it. On failure
  * returns BB_EINVAL with a one-line reason naming the offending entry in why
  * (may be NULL): feature row norm > 1, reward outside [0, 1], negative
  * transition probability, a row of P or init not summing to 1 within 1e-9,

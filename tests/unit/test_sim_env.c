@@ -126,8 +126,8 @@ static void test_feature_domain(void **state)
 /* A feature map normalised to sum 1 in floating point: (0.6, 0.1,
  * 0.30000000000000004) sums to 1 + 2.8e-17 exactly, outside the simplex the
  * engine checks exactly. The loader computes the dynamics from it, then
- * scales the map by BB_SIM_SIMPLEX_FIT: every row is in the simplex, the
- * rewards and transitions are the unscaled map's. A map with a row further
+ * scales the map by BB_SIM_SIMPLEX_FIT (theta and mu by its inverse): every
+ * row is in the simplex, the rewards and transitions are the unscaled map's. A map with a row further
  * out (sum 1.01) stays as it is, and ball. */
 static void test_fit_simplex(void **state)
 {
@@ -162,6 +162,9 @@ static void test_fit_simplex(void **state)
             for (int s = 0; s < 2; s++)
                 assert_true(bb_feature_row_in_set(BB_FEATURE_SET_SIMPLEX, e->phi + 3 * s, 3, NULL, 0));
             assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
+            /* The same linear MDP: theta and mu over the factor. */
+            assert_true(e->theta[0] == 0.5 / BB_SIM_SIMPLEX_FIT);
+            assert_true(e->mu[0] == (0.5 / sum) / BB_SIM_SIMPLEX_FIT);
         }
         bb_sim_env_free(e);
     }
