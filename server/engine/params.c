@@ -232,10 +232,14 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
     if (bad)
         return fail(why, whylen, bad);
     if (p->rho == 0 && p->epsilon > 0) {
+        /* With exact arithmetic the conversion aims 2^-40 below epsilon, a
+         * margin far wider than the few ulps by which evaluating it in
+         * floating point can err (docs/PRIVACY.md §4). */
+        const double aim = p->arithmetic == BB_ARITH_EXACT ? 1.0 - 0x1p-40 : 1.0;
         if (!isfinite(p->epsilon))
             p->rho = INFINITY;
         else
-            p->rho = bb_conversion_rho(p->conversion, p->epsilon, p->delta);
+            p->rho = bb_conversion_rho(p->conversion, p->epsilon * aim, p->delta);
     }
     int rc = p->release_start != 0 ? derive_at(p, why, whylen)
                                    : derive_auto_start(p, why, whylen);

@@ -114,6 +114,18 @@ static void test_epsilon_rho_conversions(void **state)
     assert_rel(p.rho, 0.030556595197639567, 1e-9);
     assert_true(p.epsilon <= 1.0);
     assert_rel(p.epsilon, 1.0, 1e-9);
+    /* With exact arithmetic (the default) the conversion aims 2^-40 below
+     * the budget, so the computed epsilon clears it by far more than the
+     * few ulps of its own rounding; a database with float arithmetic keeps
+     * the rho it was created with. */
+    assert_int_equal(p.arithmetic, BB_ARITH_EXACT);
+    assert_true(p.rho == bb_rho_from_epsilon_cks(1.0 - 0x1p-40, 1e-5));
+    assert_true(bb_epsilon_from_rho_cks(p.rho, 1e-5) <= 1.0 - 0x1p-41);
+    struct bb_params f = p;
+    f.rho = 0, f.epsilon = 1.0, f.arithmetic = BB_ARITH_FLOAT;
+    assert_int_equal(bb_params_derive(&f, NULL, 0), BB_OK);
+    assert_true(f.rho == bb_rho_from_epsilon_cks(1.0, 1e-5));
+    assert_true(f.rho > p.rho);
     bb_params_defaults(&p);
     p.H = 5, p.d = 10, p.A = 2, p.K_max = 10000, p.epsilon = 1.0, p.delta = 1e-5;
     p.calibration = BB_CAL_PAPER;
@@ -639,7 +651,7 @@ static void test_next_bound_noise(void **state)
     bb_params_defaults(&p);
     p.release_base = 1.5; /* as the known values were printed */
     assert_int_equal(p.features, BB_FEATURES_BALL); /* the default */
-    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.rho = bb_rho_from_epsilon(10.0, 1e-5);
     p.conversion = BB_CONV_BUN_STEINKE; /* as the known values were printed */
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_false(bb_params_next_bound(&p)); /* ball: no bound */
@@ -894,7 +906,10 @@ static void simplex_h5(struct bb_params *p, enum bb_y_sensitivity ys)
     bb_params_defaults(p);
     p->release_base = 1.5; /* as the known values were computed */
     p->y_sensitivity = ys;
-    p->H = 5, p->d = 8, p->A = 5, p->K_max = 100000, p->epsilon = 10, p->release_start = 1000;
+    /* rho as CKS converts epsilon = 10 exactly, as the known values were
+     * computed (derive aims 2^-40 below a given epsilon: test_epsilon_...). */
+    p->H = 5, p->d = 8, p->A = 5, p->K_max = 100000, p->release_start = 1000;
+    p->rho = bb_rho_from_epsilon_cks(10.0, 1e-5);
     p->features = BB_FEATURES_SIMPLEX;
 }
 
