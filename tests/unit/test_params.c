@@ -1100,7 +1100,7 @@ static void test_y_centred(void **state)
  * in a direction no episode reaches (a state never visited at step h),
  * Lambda~ is M + 2 lambda~ I, indefinite in most releases once the ridge is
  * below the edge. 2 a (2 sqrt d + t) >= sqrt(2d) at every d needs a >=
- * sqrt 2 / 4 = 0.354 up to the t term: 0.35, the scale before 2026-11-24,
+ * sqrt 2 / 4 = 0.354 up to the t term: 0.35, the earlier default scale,
  * stays above at every d the engine accepts (0.7 t to spare); the default
  * 0.25 falls below from d = 60 at the latest (docs/RESULTS.md, "More
  * levers"), which is why it comes with --indefinite double. */
