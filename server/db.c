@@ -128,10 +128,23 @@ struct bb_db {
     sqlite3_stmt *st[S_COUNT];
 };
 
+/* SQLite's message for h's last error, with the system's where it names
+ * one SQLite does not ("disk I/O error (No space left on device)"). */
+static void say_error(sqlite3 *h, const char *msg, char *out, size_t outlen)
+{
+    int e = h ? sqlite3_system_errno(h) : 0;
+    if (e != 0 && strstr(msg, "full") == NULL)
+        snprintf(out, outlen, "%s (%s)", msg, strerror(e));
+    else
+        snprintf(out, outlen, "%s", msg);
+}
+
 static int fail(char *why, size_t whylen, const char *what, sqlite3 *h)
 {
+    char msg[256];
+    say_error(h, h ? sqlite3_errmsg(h) : "out of memory", msg, sizeof(msg));
     if (why && whylen)
-        snprintf(why, whylen, "%s: %s", what, h ? sqlite3_errmsg(h) : "out of memory");
+        snprintf(why, whylen, "%s: %s", what, msg);
     return BB_EIO;
 }
 
@@ -200,8 +213,10 @@ static int open_db(const char *path, enum open_mode mode, struct bb_db **out, ch
         char *err = NULL;
         if (sqlite3_exec(db->h, schema, NULL, NULL, &err) != SQLITE_OK ||
             add_published(db->h, &err) != SQLITE_OK) {
+            char msg[256];
+            say_error(db->h, err ? err : "?", msg, sizeof(msg));
             if (why && whylen)
-                snprintf(why, whylen, "creating schema: %s", err ? err : "?");
+                snprintf(why, whylen, "creating schema: %s", msg);
             sqlite3_free(err);
             rc = BB_EIO;
             goto out;

@@ -5,7 +5,8 @@
 # does not disturb the daemon, which goes on serving; with the space back
 # the same command succeeds. A restore onto a full disk fails the same way
 # and leaves no database that could be started; with the space back it
-# succeeds and the restored database serves the backup's billboards.
+# succeeds and the restored database serves the backup's billboards. A
+# first start on a full disk exits with the reason and leaves no database.
 . "$(dirname "$0")/lib.sh"
 mount_tmpfs 1m
 fill() { # leaves about 8 KiB of the tmpfs free
@@ -66,4 +67,12 @@ req GET "/v1/billboard/$vb"
 expect_status 200
 printf '%s\n' "$(cat "$TMP/body")" | cmp -s - "$TMP/want" || fail "restored billboard $vb differs"
 stop_daemon
+
+# A first start on a full disk: exit 1 with the reason, nothing left behind.
+fill
+if "$BB" --db "$MNT/new.db" --port 0 "${CONF[@]}" --admin-token-file "$TMP/admin" 2>"$TMP/s.log"; then
+    fail "a daemon started on a full disk"
+fi
+grep -qi "full\|space" "$TMP/s.log" || fail "no reason given: $(cat "$TMP/s.log")"
+[ -z "$(find "$MNT" -mindepth 1 -name 'new.db*')" ] || fail "a failed first start left files: $(ls "$MNT")"
 echo ok
