@@ -31,10 +31,18 @@ modes() {
     done
 }
 
-# A first run: enrols three clinics, plays, summarises, stops.
-demo 0
+# A first run: enrols three clinics, plays 2000 episodes, summarises, stops.
+demo 0 DEMO_EPISODES=2000
 grep -q "episodes stored" "$TMP/demo.out" || fail "no summary: $(tail -n 20 "$TMP/demo.out")"
 grep -q "Acting alone instead" "$TMP/demo.out" || fail "no comparison with acting alone: $(tail -n 20 "$TMP/demo.out")"
+# Acting alone's loss per patient is its total over the 2000 patients (the
+# simulator's CSV has a row per 2 episodes there, not one per patient).
+python3 - "$TMP/demo.out" 2000 <<'EOF' || fail "acting alone's loss per patient is not its total / 2000: $(grep -A1 'Acting alone' "$TMP/demo.out")"
+import re, sys
+m = re.search(r"would have lost (\d+) \(([0-9.]+) per patient\)", open(sys.argv[1]).read())
+total, per, n = float(m.group(1)), float(m.group(2)), int(sys.argv[2])
+assert abs(per - total / n) <= 0.5 / n + 0.0005, (total, per)
+EOF
 grep -q "DEMO_SERVE=0: stopping" "$TMP/demo.out" || fail "did not stop after the summary"
 [ "$(wc -l <"$VAR/clinic-tokens")" = 3 ] || fail "not three clinic tokens"
 grep -q '^bbt_' "$VAR/clinic-tokens" || fail "clinic-tokens holds no token"
@@ -62,7 +70,7 @@ grep -q "401" "$TMP/demo.out" || fail "revoked tokens: $(tail -n 20 "$TMP/demo.o
 # continues the same service.
 rm "$VAR/clinic-tokens"
 demo 0
-grep -q "^300 episodes stored" "$TMP/demo.out" || fail "did not continue: $(grep stored "$TMP/demo.out")"
+grep -q "^2150 episodes stored" "$TMP/demo.out" || fail "did not continue (2000 + 150 episodes): $(grep stored "$TMP/demo.out")"
 modes
 
 # Not one token, whole or in part, in anything the demo printed.
