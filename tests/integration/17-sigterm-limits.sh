@@ -14,7 +14,8 @@ expect_status 431
 req GET /livez
 expect_status 200
 
-# Per-IP limit 3 and idle timeout 1 s, seen from raw sockets.
+# Per-IP limit 3 (per address: 127.0.0.2 is not refused while 127.0.0.1 is at
+# it) and idle timeout 1 s, seen from raw sockets.
 python3 - "$PORT" <<'PY' || fail "connection limits not enforced"
 import socket, sys, time
 port = int(sys.argv[1])
@@ -28,6 +29,13 @@ try:
 except (ConnectionResetError, socket.timeout):
     got = b""
 assert got == b"", "a 4th connection from one address was served: %r" % got
+# The limit is per address: a connection from another address is not closed
+# at once as that 4th one was, it is served.
+other = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0))
+other.sendall(b"GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+got = other.recv(100)
+assert got.startswith(b"HTTP/1.1 200"), "another address was refused too: %r" % got
+other.close()
 # The three idle ones are closed by the 1 s timeout.
 t0 = time.time()
 for s in socks:
