@@ -7,11 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 start_daemon "${CONF[@]}"
 tok=$(enrol "clinic")
-for i in $(seq 1 30); do
-    episode "$i" >"$TMP/e"
-    post_episode "$tok" "k$i" "$TMP/e"
-    expect_status 201
-done
+post_episodes "$tok" 30
 req GET /v1/billboard
 cp "$TMP/body" "$TMP/bb"
 v=$(jget "$TMP/bb" 'd["version"]')

@@ -10,11 +10,7 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROMIUM" ] || fail "no chromium (deploy/install-deps installs it)"
 start_daemon "${CONF[@]}"
 tok=$(enrol "clinic")
-for i in $(seq 1 30); do
-    episode "$i" >"$TMP/e"
-    post_episode "$tok" "k$i" "$TMP/e"
-    expect_status 201
-done
+post_episodes "$tok" 30
 wait_published
 
 req GET /

@@ -12,6 +12,7 @@
 #   episode SEED [VERSION [H A d]]  prints an episode body with ||phi|| = 0.9
 #                          (episode_gen.py, also used by 30-crash.sh and the bench)
 #   enrol NAME             prints a new clinic token
+#   post_episodes TOKEN N  posts episodes 1..N with keys k1..kN, each must get 201
 #   wait_published         waits until no update is in flight
 #   expect_status N / expect_problem N   assertions on the last req
 #   mount_tmpfs SIZE       a tmpfs of SIZE at $MNT, unmounted on exit (root;
@@ -145,6 +146,15 @@ enrol() {
 post_episode() { # TOKEN KEY FILE
     req POST /v1/episodes -H "Authorization: Bearer $1" -H "Idempotency-Key: $2" \
         -H 'Content-Type: application/json' --data-binary "@$3"
+}
+
+post_episodes() { # TOKEN N: episodes 1..N (episode SEED), keys k1..kN, each answered 201
+    local i
+    for i in $(seq 1 "$2"); do
+        episode "$i" >"$TMP/e"
+        post_episode "$1" "k$i" "$TMP/e"
+        expect_status 201
+    done
 }
 
 sql() { sqlite3 "$DB" "$@"; }
