@@ -289,7 +289,11 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
     h->max_head = o->conn_memory / 2;
     h->access_log = !o->access_log_off;
     h->metrics_only = o->metrics_only;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+    /* poll(), level-triggered, not epoll: libmicrohttpd 0.9.75's
+     * edge-triggered epoll loop can leave a keep-alive connection's next
+     * request unread in its socket until --timeout, its worker asleep in
+     * epoll_wait (tests/integration/39-keepalive.sh fails with epoll). */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | MHD_USE_ERROR_LOG;
     /* HTTPS: the certificate comes from a callback (tls.h), so a SIGHUP
      * can renew it while this server runs. */

@@ -2,8 +2,10 @@
  * loadgen.c — the load generator of `make load` (tests/load/run.sh): HTTP/1.1
  * keep-alive connections to 127.0.0.1 on one epoll thread.
  *
- *   loadgen closed PORT CONNS SECONDS REQ     each connection sends, waits
- *                                             for the answer, sends again
+ *   loadgen closed PORT CONNS SECONDS REQ [N] each connection sends, waits
+ *                                             for the answer, sends again;
+ *                                             with N, N requests each, and
+ *                                             it ends when all are answered
  *   loadgen open PORT CONNS SECONDS REQ RATE  open loop: request i is due at
  *                                             start + i / RATE whether or not
  *                                             an answer came; it waits for a
@@ -47,6 +49,7 @@ struct conn {
     char in[INCAP];
     size_t inlen;
     double next_byte; /* SLOW: when its next byte goes */
+    long started;     /* requests it has started */
 };
 
 static struct conn *conns;
@@ -138,6 +141,7 @@ static void start(struct conn *c, double t0, double t)
     c->busy = 1;
     c->t0 = t0;
     c->next_byte = t;
+    c->started++;
     sent_n++;
 }
 
@@ -245,7 +249,7 @@ static char *slurp(const char *file, size_t *len)
 int main(int argc, char **argv)
 {
     if (argc < 6) {
-        fprintf(stderr, "usage: loadgen closed|open|slow PORT CONNS SECONDS REQ [RATE|MS]\n");
+        fprintf(stderr, "usage: loadgen closed|open|slow PORT CONNS SECONDS REQ [N|RATE|MS]\n");
         return 2;
     }
     mode = strcmp(argv[1], "open") == 0 ? OPEN : strcmp(argv[1], "slow") == 0 ? SLOW : CLOSED;
@@ -253,8 +257,10 @@ int main(int argc, char **argv)
     nconns = (int)strtol(argv[3], NULL, 10);
     double seconds = strtod(argv[4], NULL);
     double rate = argc > 6 ? strtod(argv[6], NULL) : 0;
+    long per_conn = mode == CLOSED && argc > 6 ? strtol(argv[6], NULL, 10) : 0;
     gap = argc > 6 ? strtod(argv[6], NULL) / 1e3 : 0.1;
-    if (nconns < 1 || nconns > MAXC || seconds <= 0 || (mode == OPEN && rate <= 0)) {
+    if (nconns < 1 || nconns > MAXC || seconds <= 0 || (mode == OPEN && rate <= 0) ||
+        per_conn < 0) {
         fprintf(stderr, "loadgen: bad arguments\n");
         return 2;
     }
@@ -283,7 +289,7 @@ int main(int argc, char **argv)
     struct epoll_event ev[256];
     for (;;) {
         double t = now();
-        if (t >= t_end)
+        if (t >= t_end || (per_conn > 0 && done_n >= per_conn * nconns))
             break;
         if (mode == OPEN) {
             due = (long)((t - t_start) * rate) + 1;
@@ -295,7 +301,7 @@ int main(int argc, char **argv)
                 }
         } else {
             for (int i = 0; i < nconns; i++)
-                if (!conns[i].busy)
+                if (!conns[i].busy && (per_conn == 0 || conns[i].started < per_conn))
                     start(&conns[i], t, t);
         }
         for (int i = 0; i < nconns; i++)
