@@ -29,7 +29,7 @@ if [ ! -x "$LG" ] || [ ! -x "$BB" ]; then
     exit 1
 fi
 mkdir -p "$O"
-DIR=$(mktemp -d "$(pwd)/$O/load.XXXXXX")
+DIR=$(mktemp -d "$(realpath "$O")/load.XXXXXX")
 pid=
 cleanup() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
