@@ -289,10 +289,13 @@ int bb_http_start(struct bbd *d, const struct bb_http_opts *o, struct bb_http **
     h->max_head = o->conn_memory / 2;
     h->access_log = !o->access_log_off;
     h->metrics_only = o->metrics_only;
-    /* poll(), level-triggered, not epoll: libmicrohttpd 0.9.75's
-     * edge-triggered epoll loop can leave a keep-alive connection's next
-     * request unread in its socket until --timeout, its worker asleep in
-     * epoll_wait (tests/integration/39-keepalive.sh fails with epoll). */
+    /* poll(), not epoll: libmicrohttpd's epoll loop (0.9.75 and later)
+     * calls epoll_wait again, with the full connection timeout, after a
+     * call that returned its maximum of 128 events, so 128 connections
+     * ready at once on one thread wait for an unrelated event or --timeout
+     * (tests/integration/39-keepalive.sh fails with epoll). The price, in
+     * poll mode: a client that shuts down its sending side before its
+     * answer may lose the answer to a write (docs/RELIABILITY.md). */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | MHD_USE_ERROR_LOG;
     /* HTTPS: the certificate comes from a callback (tls.h), so a SIGHUP

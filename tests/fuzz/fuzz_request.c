@@ -74,14 +74,16 @@ static int answerable(const char *req, size_t len)
     return body >= 0 && len - head >= (size_t)body;
 }
 
-/* Sends req (len bytes), closes the write side and reads the answers into
- * out (at most cap - 1 bytes, NUL-terminated): up to first_ms for the first
- * byte if req holds a whole request, else 50 ms (the server may answer a
- * bad head at once); then, once what came is whole responses, 2 ms for a
- * pipelined next one, else 300 ms for the rest of this one.
- * libmicrohttpd keeps a half-closed connection open, so the answers'
- * framing, not the end of the stream, says when to stop. Returns the
- * length read. */
+/* Sends req (len bytes), closes the write side unless req holds a whole
+ * request, and reads the answers into out (at most cap - 1 bytes,
+ * NUL-terminated): up to first_ms for the first byte if req holds a whole
+ * request, else 50 ms (the server may answer a bad head at once); then,
+ * once what came is whole responses, 2 ms for a pipelined next one, else
+ * 300 ms for the rest of this one. The answers' framing, not the end of
+ * the stream, says when to stop. A whole request keeps the write side
+ * open, as HTTP clients do: libmicrohttpd 0.9.75 in poll mode closes a
+ * connection whose client half-closed before a suspended request's answer
+ * (docs/RELIABILITY.md). Returns the length read. */
 static size_t exchange(const char *req, size_t len, char *out, size_t cap, int first_ms)
 {
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
@@ -114,8 +116,9 @@ static size_t exchange(const char *req, size_t len, char *out, size_t cap, int f
             break; /* the server may close early (413, 431) */
         off += (size_t)n;
     }
-    shutdown(fd, SHUT_WR);
     int whole = answerable(req, len);
+    if (!whole)
+        shutdown(fd, SHUT_WR);
     size_t got = 0;
     for (;;) {
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
