@@ -14,7 +14,7 @@ out=$(LOAD_SECONDS=1 LOAD_SOAK_SECONDS=2 LOAD_SLOW=4 O=$O tests/load/run.sh 2>&1
 }
 printf '%s\n' "$out"
 for want in "ingest, 64 connections" "billboard GET, 128 connections" "post at 90%" "get  at 50%" \
-    "slow clients: 4 trickling" "soak 2s"; do
+    "slow clients: 4 trickling" "open connections: GET capacity with 800" "soak 2s"; do
     grep -qF "$want" <<<"$out" || { echo "FAIL: no '$want' in the summary" >&2; exit 1; }
 done
 if grep '^run:' <<<"$out" | grep -v ' non2xx=0 errors=0 '; then
