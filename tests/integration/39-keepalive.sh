@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Many keep-alive clients in a closed loop, each sending its next request as
 # soon as its answer is in, are all answered: 128 connections, 40 requests
-# each, with one HTTP thread and with two. A daemon that leaves a request
-# unread on a connection whose bytes arrived while it was busy stalls that
-# connection until --timeout; the bound (20 s, under --timeout 60) is a
-# liveness bound, not a figure.
+# each, with one HTTP thread and with two. An event loop that leaves ready
+# connections waiting (libmicrohttpd's epoll loop with 128 ready at once on
+# one thread, docs/RELIABILITY.md) stalls them until --timeout; the bound
+# (20 s, under --timeout 60) is a liveness bound, not a figure.
 . "$(dirname "$0")/lib.sh"
 LG="$(dirname "$BB")/loadgen"
 [ -x "$LG" ] || fail "no $LG (make)"
