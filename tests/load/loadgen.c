@@ -17,7 +17,9 @@
  *                                             request one byte every MS ms
  *
  * REQ is GET:/path, or POST:/path:TOKEN:BODYFILE for episodes (each request
- * gets its own Idempotency-Key). Prints one line of figures:
+ * gets its own Idempotency-Key). LOADGEN_SOURCES=N spreads the connections
+ * over the source addresses 127.0.0.1 ... 127.0.0.N (default 1), one client
+ * address per group, as the daemon's per-address limit sees them. Prints one line of figures:
  *   mode= conns= seconds= sent= done= non2xx= errors= rps= p50_ms= p99_ms=
  *   p999_ms= max_ms=
  * and exits 1 if nothing was answered.
@@ -53,7 +55,7 @@ struct conn {
 };
 
 static struct conn *conns;
-static int nconns, port, epfd;
+static int nconns, port, epfd, nsources = 1;
 static enum mode mode;
 static double gap; /* SLOW: seconds between bytes */
 static const char *method, *path, *token;
@@ -102,6 +104,12 @@ static void conn_open(struct conn *c)
         die("socket");
     int one = 1;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    if (nsources > 1) {
+        struct sockaddr_in src = {.sin_family = AF_INET};
+        src.sin_addr.s_addr = htonl(INADDR_LOOPBACK + (uint32_t)((c - conns) % nsources));
+        if (bind(c->fd, (struct sockaddr *)&src, sizeof(src)) != 0)
+            die("bind");
+    }
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (connect(c->fd, (struct sockaddr *)&a, sizeof(a)) != 0 && errno != EINPROGRESS)
@@ -275,6 +283,12 @@ int main(int argc, char **argv)
         if (!token || !file)
             return 2;
         body = slurp(file, &bodylen);
+    }
+    const char *src = getenv("LOADGEN_SOURCES");
+    nsources = src ? (int)strtol(src, NULL, 10) : 1;
+    if (nsources < 1 || nsources > 254) {
+        fprintf(stderr, "loadgen: LOADGEN_SOURCES is 1 to 254\n");
+        return 2;
     }
     if ((epfd = epoll_create1(0)) < 0)
         die("epoll_create1");

@@ -12,8 +12,9 @@
 #      p99 against the same run just before without them (within 2x or
 #      not), twice
 #   5. open connections: GET capacity (128 connections, closed loop) with
-#      LOAD_IDLE connections (default 800) held open mid-request, against
-#      the same run just before without them
+#      LOAD_IDLE connections (default 800) held open mid-request from
+#      100 per client address (127.0.0.1, .2, ...), against the same run
+#      just before without them
 #   6. mixed soak, LOAD_SOAK_SECONDS (default 600): ingest at 8 connections
 #      and GETs at 30% of capacity; the daemon's resident memory and open
 #      file descriptors at start and end (sampled every 30 s)
@@ -45,7 +46,7 @@ admin="load-admin-token-$(date +%s%N)"
 echo "$admin" >"$DIR/admin"
 "$BB" --db "$DIR/bb.db" --listen 127.0.0.1 --port 0 --port-file "$DIR/port" \
     --admin-token-file "$DIR/admin" --horizon 3 --dim 4 --actions 2 \
-    --max-episodes 10000000 --rho 100 --per-ip-limit 1024 2>"$DIR/daemon.log" &
+    --max-episodes 10000000 --rho 100 2>"$DIR/daemon.log" &
 pid=$!
 for _ in $(seq 1 200); do [ -s "$DIR/port" ] && break; sleep 0.05; done
 port=$(cat "$DIR/port")
@@ -106,7 +107,8 @@ done
 
 # Open connections: poll() looks at every one on each turn.
 idle_base=$(run closed "$port" 128 "$SECS" "$GET")
-"$LG" slow "$port" "$IDLE" $(( SECS + 3 )) "$GET" 1000000 >"$DIR/idle.out" &
+sources=$(( (IDLE + 99) / 100 ))
+LOADGEN_SOURCES=$sources "$LG" slow "$port" "$IDLE" $(( SECS + 3 )) "$GET" 1000000 >"$DIR/idle.out" &
 slowpid=$!
 sleep 1
 idle_run=$(run closed "$port" 128 "$SECS" "$GET")
@@ -152,7 +154,7 @@ for what in post get; do
 done
 echo "slow clients: $SLOW trickling 1 byte/100 ms beside GETs at 50% of capacity:"
 printf '%s' "$slowline"
-echo "open connections: GET capacity with $IDLE held open mid-request $(field rps <<<"$idle_run")/s vs $(field rps <<<"$idle_base")/s just before: ${idle_ratio}x; p99 $(field p99_ms <<<"$idle_run") vs $(field p99_ms <<<"$idle_base") ms"
+echo "open connections: GET capacity with $IDLE held open mid-request ($sources client addresses) $(field rps <<<"$idle_run")/s vs $(field rps <<<"$idle_base")/s just before: ${idle_ratio}x; p99 $(field p99_ms <<<"$idle_run") vs $(field p99_ms <<<"$idle_base") ms"
 echo "soak ${SOAK}s (ingest 8 conns + GET open loop at 30%): RSS ${rss0} kB -> ${rss1} kB (samples: $samples), open fds $fd0 -> $fd1; episodes $ep0 -> $ep1 ($per_ep bytes of RSS per episode stored: the engine keeps every episode, bounded by K_max)"
 echo "  soak ingest: $(cut -d' ' -f2- "$DIR/soak-post.out")"
 echo "  soak GET:    $(cut -d' ' -f2- "$DIR/soak-get.out")"
