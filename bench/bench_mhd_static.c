@@ -1,7 +1,7 @@
 /*
  * bench_mhd_static.c — the reference for GET /v1/billboard: the smallest
  * libmicrohttpd server that answers every GET with one file's bytes, with
- * the same threading as billboardd (internal epoll, a pool of 2 threads)
+ * the same event loop as billboardd (internal poll(), a pool of 2 threads)
  * and one response object built up front.
  *
  *   bench_mhd_static FILE PORT_FILE     serves on 127.0.0.1, ephemeral port,
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     sigaddset(&s, SIGINT);
     pthread_sigmask(SIG_BLOCK, &s, NULL);
     struct MHD_Daemon *d =
-        MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, on_request,
+        MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL, on_request,
                          NULL, MHD_OPTION_THREAD_POOL_SIZE, 2u, MHD_OPTION_CONNECTION_LIMIT, 1024u,
                          MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
     if (!d)
