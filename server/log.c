@@ -22,15 +22,80 @@ void bb_log_setup(int json)
     as_json = json;
 }
 
-/* "YYYY-MM-DDThh:mm:ss.sssZ" (UTC) into buf (at least 32 bytes). */
+/* "YYYY-MM-DDThh:mm:ss.sssZ" (UTC) into buf (at least 32 bytes); the
+ * seconds' part is formatted once a second per thread. */
 static void timestamp(char *buf, size_t len)
 {
+    static __thread time_t sec = -1;
+    static __thread char head[24];
+    static __thread size_t headlen;
     struct timespec ts;
-    struct tm tm;
     clock_gettime(CLOCK_REALTIME, &ts);
-    gmtime_r(&ts.tv_sec, &tm);
-    size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf + n, len - n, ".%03ldZ", ts.tv_nsec / 1000000);
+    if (ts.tv_sec != sec) {
+        struct tm tm;
+        gmtime_r(&ts.tv_sec, &tm);
+        headlen = strftime(head, sizeof(head), "%Y-%m-%dT%H:%M:%S", &tm);
+        sec = ts.tv_sec;
+    }
+    long ms = ts.tv_nsec / 1000000;
+    if (len < headlen + 6)
+        return;
+    memcpy(buf, head, headlen);
+    char *p = buf + headlen;
+    *p++ = '.';
+    *p++ = (char)('0' + ms / 100);
+    *p++ = (char)('0' + ms / 10 % 10);
+    *p++ = (char)('0' + ms % 10);
+    *p++ = 'Z';
+    *p = '\0';
+}
+
+/* Appends s (n bytes) to line[*len], keeping a NUL within cap. */
+static void append(char *line, size_t *len, size_t cap, const char *s, size_t n)
+{
+    if (*len + n >= cap)
+        n = *len + 1 < cap ? cap - *len - 1 : 0;
+    memcpy(line + *len, s, n);
+    *len += n;
+    line[*len] = '\0';
+}
+
+/* v as "%.10g" prints it; integers below 10^10 (statuses, byte counts,
+ * ids), which "%.10g" prints as plain integers, without printf. */
+static void append_num(char *line, size_t *len, size_t cap, double v)
+{
+    char buf[40];
+    int n;
+    if (fabs(v) < 1e10 && v == floor(v) && !signbit(v)) {
+        char digits[16];
+        long long i = (long long)v;
+        int k = 0;
+        do {
+            digits[k++] = (char)('0' + i % 10);
+            i /= 10;
+        } while (i);
+        for (n = 0; k;)
+            buf[n++] = digits[--k];
+    } else {
+        n = snprintf(buf, sizeof(buf), "%.10g", v);
+    }
+    append(line, len, cap, buf, n > 0 ? (size_t)n : 0);
+}
+
+static void emit(const char *s);
+
+/* "<time> <level> billboardd: <msg>" as one line. */
+static void text_line(enum bb_log_level level, const char *msg)
+{
+    char line[LINE_MAX_BYTES + 64];
+    size_t len;
+    timestamp(line, 40);
+    len = strlen(line);
+    append(line, &len, sizeof(line), " ", 1);
+    append(line, &len, sizeof(line), level_names[level], strlen(level_names[level]));
+    append(line, &len, sizeof(line), " billboardd: ", 13);
+    append(line, &len, sizeof(line), msg, strnlen(msg, LINE_MAX_BYTES));
+    emit(line);
 }
 
 /* Writes s and a newline with one write(2). */
@@ -91,10 +156,7 @@ void bb_logv(enum bb_log_level level, const char *fmt, va_list ap)
         finish_json(json_head(level, msg));
         return;
     }
-    char when[40], line[LINE_MAX_BYTES + 64];
-    timestamp(when, sizeof(when));
-    snprintf(line, sizeof(line), "%s %s billboardd: %s", when, level_names[level], msg);
-    emit(line);
+    text_line(level, msg);
 }
 
 void bb_log(enum bb_log_level level, const char *fmt, ...)
@@ -127,18 +189,22 @@ void bb_log_event(enum bb_log_level level, const char *event, const struct bb_lo
         return;
     }
     char line[LINE_MAX_BYTES];
-    size_t len = (size_t)snprintf(line, sizeof(line), "%s", event);
-    for (size_t i = 0; i < n && len < sizeof(line); i++) {
-        int w;
-        if (!f[i].s)
-            w = snprintf(line + len, sizeof(line) - len, " %s=%.10g", f[i].key, f[i].num);
-        else if (!f[i].s[0] || strpbrk(f[i].s, " \"=\t"))
-            w = snprintf(line + len, sizeof(line) - len, " %s=\"%s\"", f[i].key, f[i].s);
-        else
-            w = snprintf(line + len, sizeof(line) - len, " %s=%s", f[i].key, f[i].s);
-        if (w < 0)
-            break;
-        len += (size_t)w;
+    size_t len = 0;
+    line[0] = '\0';
+    append(line, &len, sizeof(line), event, strlen(event));
+    for (size_t i = 0; i < n; i++) {
+        append(line, &len, sizeof(line), " ", 1);
+        append(line, &len, sizeof(line), f[i].key, strlen(f[i].key));
+        append(line, &len, sizeof(line), "=", 1);
+        if (!f[i].s) {
+            append_num(line, &len, sizeof(line), f[i].num);
+        } else if (!f[i].s[0] || strpbrk(f[i].s, " \"=\t")) {
+            append(line, &len, sizeof(line), "\"", 1);
+            append(line, &len, sizeof(line), f[i].s, strlen(f[i].s));
+            append(line, &len, sizeof(line), "\"", 1);
+        } else {
+            append(line, &len, sizeof(line), f[i].s, strlen(f[i].s));
+        }
     }
-    bb_log(level, "%s", line);
+    text_line(level, line);
 }
