@@ -82,22 +82,6 @@ static void append_num(char *line, size_t *len, size_t cap, double v)
     append(line, len, cap, buf, n > 0 ? (size_t)n : 0);
 }
 
-static void emit(const char *s);
-
-/* "<time> <level> billboardd: <msg>" as one line. */
-static void text_line(enum bb_log_level level, const char *msg)
-{
-    char line[LINE_MAX_BYTES + 64];
-    size_t len;
-    timestamp(line, 40);
-    len = strlen(line);
-    append(line, &len, sizeof(line), " ", 1);
-    append(line, &len, sizeof(line), level_names[level], strlen(level_names[level]));
-    append(line, &len, sizeof(line), " billboardd: ", 13);
-    append(line, &len, sizeof(line), msg, strnlen(msg, LINE_MAX_BYTES));
-    emit(line);
-}
-
 /* Writes s and a newline with one write(2). */
 static void emit(const char *s)
 {
@@ -114,6 +98,20 @@ static void emit(const char *s)
             return;
         off += (size_t)w;
     }
+}
+
+/* "<time> <level> billboardd: <msg>" as one line. */
+static void text_line(enum bb_log_level level, const char *msg)
+{
+    char line[LINE_MAX_BYTES + 64];
+    size_t len;
+    timestamp(line, 40);
+    len = strlen(line);
+    append(line, &len, sizeof(line), " ", 1);
+    append(line, &len, sizeof(line), level_names[level], strlen(level_names[level]));
+    append(line, &len, sizeof(line), " billboardd: ", 13);
+    append(line, &len, sizeof(line), msg, strnlen(msg, LINE_MAX_BYTES));
+    emit(line);
 }
 
 /* Drops a trailing newline some callers (libmicrohttpd) leave in msg. */
