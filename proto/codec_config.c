@@ -78,6 +78,7 @@ static const struct codec_field fields[] = {
     T("arithmetic", arithmetic),
     F("plausible", CODEC_REAL, plausible, O),
     F("plausible_floor", CODEC_REAL, plausible_floor, O),
+    F("next_discount", CODEC_REAL, next_discount, O),
     T("version", version),
     CODEC_END,
 };

@@ -21,6 +21,7 @@
 #define BB_MUT_TWO_HOT 7        /* onehot declared, rows with two nonzero entries accepted */
 #define BB_MUT_CENTRE_WRONG 8   /* centred targets: the centre added back, never taken off */
 #define BB_MUT_SIMPLEX_OFF 9    /* simplex declared, rows outside it accepted */
+#define BB_MUT_DISCOUNT_AFTER_CLIP 10 /* the next values' noise discount taken after their clip */
 
 #ifndef BB_MUTATION
 #define BB_MUTATION BB_MUT_NONE

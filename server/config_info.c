@@ -75,6 +75,7 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
         NAME(out->arithmetic, bb_arithmetic_name(p->arithmetic));
     out->plausible = p->plausible_z;
     out->plausible_floor = p->plausible_floor;
+    out->next_discount = p->is_private ? p->next_discount : 0.0; /* no noise, nothing to discount */
     return BB_OK;
 }
 

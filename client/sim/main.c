@@ -62,6 +62,7 @@ static void usage(FILE *f)
                "Sweep (instead of the runs above; docs/RESULTS.md):\n"
                "  --sweep FLAG=LIST    an axis: a configuration flag without dashes and its\n"
                "                       values, e.g. --sweep beta=1,2 --sweep mechanism=tree,grid;\n"
+               "                       also a stored key no flag sets (next-discount);\n"
                "                       repeatable; the sweep runs their cross product\n"
                "  --env-seeds LIST     environment seeds, e.g. 2-9 (default --env-seed)\n"
                "  --seeds LIST         run seeds, e.g. 1-5 (default --seed)\n"

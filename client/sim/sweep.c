@@ -44,9 +44,9 @@ int bb_sim_sweep_axis(struct bb_sim_sweep *s, char *spec, char *why, size_t whyl
             snprintf(why, whylen, "%s: at most %d values", a->flag, BB_SWEEP_MAX_VALUES);
             return BB_EINVAL;
         }
-        int rc = bb_config_option(&probe, a->flag, t, why, whylen);
+        int rc = bb_config_stored_option(&probe, a->flag, t, why, whylen);
         if (rc == BB_ENOTFOUND)
-            snprintf(why, whylen, "%s is not a configuration flag", a->flag);
+            snprintf(why, whylen, "%s is not a configuration flag or stored key", a->flag);
         if (rc != BB_OK)
             return BB_EINVAL;
         a->value[a->n++] = t;
@@ -83,7 +83,7 @@ static int apply(const struct bb_sim_sweep *s, long c, struct bb_params *p, char
     for (int i = 0; i < s->naxes; i++) {
         const struct bb_sim_axis *a = &s->axis[i];
         const char *v = a->value[pick[i]];
-        if (bb_config_option(p, a->flag, v, why, sizeof(why)) != BB_OK)
+        if (bb_config_stored_option(p, a->flag, v, why, sizeof(why)) != BB_OK)
             return BB_EINVAL;
         int n = snprintf(label + used, labellen - used, "%s%s %s", used ? " " : "", a->flag, v);
         if (n > 0 && (size_t)n < labellen - used)

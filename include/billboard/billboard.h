@@ -122,8 +122,9 @@ int bb_explore_direction(const char *episode_key, int h, int d, double *z) BB_WA
 /* The kernel under bb_billboard_act and LSVI, on any number of rows:
  *   q[r] = min(x_r^T w + beta * sqrt(x_r^T (L L^T)^-1 x_r), cap)
  * l: lower Cholesky factor (d*d), w: d weights, x: rows*d features,
- * work: rows*d doubles of scratch. The bonus is one BLAS-3 triangular solve
- * over all rows, not a loop of dot products. */
+ * work: rows*d doubles of scratch, on return the rows L^-1 x_r (X L^-T).
+ * The bonus is one BLAS-3 triangular solve over all rows, not a loop of dot
+ * products. */
 void bb_q_values(int d, const double *l, const double *w, double beta, double cap,
                  const double *x, size_t rows, double *q, double *work);
 

@@ -55,6 +55,7 @@ struct bb_config_info {
                                           * before the noise is charged ("" when
                                           * non-private or from older daemons) */
     double plausible, plausible_floor;
+    double next_discount; /* nu of the next values' noise discount (0 from older daemons) */
     char version[BB_CONFIG_NAME_MAX]; /* the daemon's build ("" from older daemons) */
 };
 

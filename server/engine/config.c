@@ -71,6 +71,7 @@ static const struct opt opts[] = {
     /* Stored keys that no flag sets: how this version derives, kept so that
      * a database goes on as it was created. */
     {"arithmetic", K_ENUM, OFF(arithmetic), 0, 0, bb_arithmetic_names, 1},
+    {"next-discount", K_DOUBLE, OFF(next_discount), 0, 0, NULL, 1},
 };
 #undef OFF
 
@@ -101,6 +102,15 @@ int bb_config_option(struct bb_params *p, const char *name, const char *value, c
                      size_t whylen)
 {
     const struct opt *o = find(name, 0);
+    if (!o)
+        return BB_ENOTFOUND;
+    return set_option(p, o, name, value, why, whylen);
+}
+
+int bb_config_stored_option(struct bb_params *p, const char *name, const char *value, char *why,
+                            size_t whylen)
+{
+    const struct opt *o = find(name, 1);
     if (!o)
         return BB_ENOTFOUND;
     return set_option(p, o, name, value, why, whylen);
@@ -204,6 +214,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->plausible_z = 0;
     p->plausible_floor = 0;
     p->arithmetic = BB_ARITH_FLOAT;
+    p->next_discount = 0;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;

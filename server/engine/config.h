@@ -21,6 +21,12 @@
 int bb_config_option(struct bb_params *p, const char *name, const char *value, char *why,
                      size_t whylen) BB_WARN_UNUSED;
 
+/* bb_config_option, also for the stored keys that no flag sets
+ * ("--next-discount"): for the simulator's sweeps, never the daemon's
+ * command line. */
+int bb_config_stored_option(struct bb_params *p, const char *name, const char *value, char *why,
+                            size_t whylen) BB_WARN_UNUSED;
+
 /* The i-th configuration flag's name without dashes ("horizon"), NULL past
  * the last: for a caller's getopt_long table. Static. */
 const char *bb_config_flag(size_t i);

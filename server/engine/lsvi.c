@@ -74,11 +74,15 @@ struct share {
     const double *feat, *chol, *w;
     double cap;
     long from, to;
+    double discount; /* nu sigma_{h+1}: the next values' noise discount, 0 = none */
 };
 
-/* target[i] += clip(max_a Q_{h+1}(x_{h+1}^i, a), floor, cap) for the
- * share's episodes, given their step-(h+1) feature rows; cap is H or the
- * steps remaining after h (bb_params_value_cap). */
+/* target[i] += clip(max_a (Q_{h+1}(x_{h+1}^i, a) - nu s_{h+1}(x_{h+1}^i, a)),
+ * floor, cap) for the share's episodes, given their step-(h+1) feature rows:
+ * Q_{h+1} clipped at cap (H or the steps remaining after h,
+ * bb_params_value_cap, or the next-value bound) before the discount, and
+ * s_{h+1}(x, a) = sigma_{h+1} ||Lambda~_{h+1}^-1 phi(x, a)||, the sd of the y
+ * noise in Q_{h+1}(x, a) given Lambda~_{h+1} (docs/PRIVACY.md §3.5). */
 static void *next_values(void *arg)
 {
     const struct share *s = arg;
@@ -91,11 +95,27 @@ static void *next_values(void *arg)
         long m = s->to - i0 < (long)per ? s->to - i0 : (long)per;
         bb_q_values(d, s->chol, s->w, p->beta, cap, s->feat + (size_t)i0 * A * d, (size_t)m * A, q,
                     s->ws->work[s->t]);
+        if (s->discount > 0) {
+            /* work holds the rows L^-1 x (bb_q_values); times L^-T: Lambda~^-1 x */
+            double *v = s->ws->work[s->t];
+            cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
+                        (int)(m * A), d, 1.0, s->chol, d, v, d);
+            for (long r = 0; r < m * A; r++) {
+                const double cut = s->discount * cblas_dnrm2(d, v + (size_t)r * d, 1);
+                if (BB_MUTANT(DISCOUNT_AFTER_CLIP))
+                    v[(size_t)r * d] = cut; /* taken off below, after the clip */
+                else
+                    q[r] -= cut;
+            }
+        }
         for (long i = 0; i < m; i++) {
             const double *qi = q + (size_t)i * A;
-            double v = qi[bb_argmax(qi, A)];
+            const int best = bb_argmax(qi, A);
+            double v = qi[best];
             if (v < p->v_floor && !BB_MUTANT(NO_LOWER_CLIP))
                 v = p->v_floor;
+            if (BB_MUTANT(DISCOUNT_AFTER_CLIP) && s->discount > 0)
+                v -= s->ws->work[s->t][((size_t)i * A + best) * d];
             s->ws->target[i0 + i] += v;
         }
     }
@@ -145,7 +165,7 @@ static void add_snapped(double *y, const double *chosen, const double *target, l
  * chunks, and waits for all of them. */
 static void add_next_values(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws,
                             const double *feat, long len, const double *chol, const double *w,
-                            double cap)
+                            double cap, double discount)
 {
     const long per = (long)(ws->rows / (size_t)job->p->A);
     long chunks = (len + per - 1) / per;
@@ -156,7 +176,7 @@ static void add_next_values(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws
     for (int t = 0; t < n; t++) {
         long c0 = chunks * t / n, c1 = chunks * (t + 1) / n;
         sh[t] = (struct share){
-            job, ws, t, feat, chol, w, cap, c0 * per, c1 * per < len ? c1 * per : len};
+            job, ws, t, feat, chol, w, cap, c0 * per, c1 * per < len ? c1 * per : len, discount};
     }
     for (int t = 1; t < n; t++)
         started[t] = pthread_create(&tid[t], NULL, next_values, &sh[t]) == 0;
@@ -198,6 +218,7 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
     const double centre = bb_params_y_centre(p);
     if (centre > 0 && !job->gram)
         return BB_EINVAL;
+    double discount = 0; /* nu sigma_{h+1}: none for the last step */
     for (int h = H - 1; h >= 0; h--) {
         memset(ws->y, 0, sizeof(double) * (size_t)d);
         double cap = bb_params_value_cap(p, h);
@@ -222,7 +243,7 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             if (h < H - 1)
                 add_next_values(job, ws, bb_store_feat(job->store, b, h + 1), len,
                                 job->chol + (size_t)(h + 1) * dd, w_next,
-                                cap);
+                                cap, discount);
             if (c > 0 && !BB_MUTANT(CENTRE_WRONG))
                 centre_targets(ws->target, bb_store_chosen(job->store, b, h), len, d, c);
             /* y_h += Phi_h^T target (Alg. 1 line 8). */
@@ -236,6 +257,8 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
         double *wh = job->w + (size_t)h * d;
         if (job->sigma_y)
             job->sigma_y[h] = ys->s2 != 0 ? ys->sigma : 0.0;
+        /* the noise in w_h, for step h-1's next values: none without a draw */
+        discount = ys->s2 != 0 ? p->next_discount * ys->sigma : 0.0;
         for (int j = 0; j < d; j++) {
             double v = ws->y[j];
             if (ys->s2 != 0 && !(BB_MUTANT(NOISE_OFF_STEP) && h == 0)) /* Alg. 1 line 9 */

@@ -29,6 +29,7 @@
 #define SHIFT_SCALE_DEFAULT     0.25  /* lambda~ / the tight bound (§1.4) */
 #define SHIFT_SCALE_ONEHOT      0.4   /* lambda~ / the diagonal bound of onehot rows (§1.6) */
 #define RELEASE_BASE_DEFAULT    1.25  /* g of the release grid k0 g^i (§1.2) */
+#define NEXT_DISCOUNT_DEFAULT   2.0   /* nu of the next values' noise discount (§3.5) */
 
 void bb_params_defaults(struct bb_params *p)
 {
@@ -56,6 +57,7 @@ void bb_params_defaults(struct bb_params *p)
     p->arithmetic = BB_ARITH_EXACT;
     p->plausible_z = PLAUSIBLE_DEFAULT;
     p->plausible_floor = PLAUSIBLE_FLOOR_DEFAULT;
+    p->next_discount = NEXT_DISCOUNT_DEFAULT;
 }
 
 /* Onehot rows start earlier: their Gram noise is diagonal, so a weight's
@@ -177,6 +179,7 @@ static void paper_levers(struct bb_params *p)
     p->value_clip = BB_VCLIP_HORIZON;
     p->prior_value = 0;
     p->plausible_z = 0;
+    p->next_discount = 0;
     p->conversion = BB_CONV_BUN_STEINKE;
     p->indefinite = BB_INDEF_REFUSE;
 }
@@ -221,6 +224,8 @@ static const char *check_levers(struct bb_params *p)
         return "plausible set z must be in [0, 10]";
     if (!(p->plausible_floor >= 0 && p->plausible_floor <= 1))
         return "plausible set floor must be in [0, 1]";
+    if (!(p->next_discount >= 0 && p->next_discount <= 10))
+        return "next-value noise discount must be in [0, 10]";
     return NULL;
 }
 

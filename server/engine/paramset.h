@@ -57,6 +57,11 @@ struct bb_params {
                                           least f of the step's value range H - h + 1 */
     enum bb_arithmetic arithmetic;       /* whether every rounding before the noise is charged
                                             (enums.h); stored, never a flag: exact by default */
+    double next_discount;                /* nu: the next value in step h's targets is
+                                            max_a (Q_{h+1}(x, a) - nu s_{h+1}(x, a)), s the sd
+                                            of the y noise in Q_{h+1} (lsvi.c; post-processing,
+                                            docs/PRIVACY.md §3.5); stored, never a flag;
+                                            0 = max_a Q_{h+1}, the paper's */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */

@@ -104,6 +104,20 @@ for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "ridge", 
             "rho_y", "release_start"):
     assert a[key] == b[key], key
 PY
+# The next values' noise discount nu (docs/PRIVACY.md §3.5): 2 in a private
+# run, 0 without noise (test_params: 0 under the paper's calibration); a
+# stored key that no flag sets, so the command line refuses it.
+"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --rho inf >"$TMP/pnd.json"
+python3 - "$TMP/p02.json" "$TMP/pnd.json" <<'PY' || { echo "next_discount wrong" >&2; exit 1; }
+import json, sys
+a, n = (json.load(open(f)) for f in sys.argv[1:3])
+assert (a["next_discount"], n["next_discount"]) == (2.0, 0.0), (a["next_discount"], n["next_discount"])
+PY
+if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
+    --next-discount 1 >/dev/null 2>&1; then
+    echo "--next-discount, a stored key, was accepted as a flag" >&2
+    exit 1
+fi
 for bad in -1 10.5 nan inf; do
     if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
         --plausible "$bad" >/dev/null 2>&1; then

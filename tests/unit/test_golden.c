@@ -102,7 +102,8 @@ static long run(const struct golden *g, enum bb_arithmetic arithmetic,
 {
     struct bb_params p;
     bb_params_defaults(&p);
-    p.release_base = 1.5; /* the default when the hashes were recorded */
+    p.release_base = 1.5;  /* the default when the hashes were recorded */
+    p.next_discount = 0.0; /* the backward pass then (a database before it) */
     p.arithmetic = arithmetic;
     p.H = H, p.d = D, p.A = A, p.K_max = K, p.rho = g->rho;
     p.mechanism = g->mech, p.features = g->features;

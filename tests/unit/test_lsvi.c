@@ -589,6 +589,106 @@ static void test_exact_sum(void **state)
     release(&f);
 }
 
+/* The next values' noise discount (docs/PRIVACY.md §3.5): with step h+1's
+ * y noise drawn at sigma_{h+1}, step h's targets take
+ *   max_a (min(Q_{h+1}(x, a), cap) - nu sigma_{h+1} ||Lambda~_{h+1}^-1 phi(x, a)||),
+ * floored at 0. The reference recomputes every step's y from the pass's own
+ * published w_{h+1} (its noise included), with the explicit inverse, and
+ * replays the noise from the same seed: y~_h = snap(y_h) + the draw. */
+static double discount_reference_y(const struct fixture *f, const double *w, int h, double nu,
+                                   const double *sigma, double *y, long *moved)
+{
+    const double cap = (double)(H - h - 1);
+    double scale = 0;
+    memset(y, 0, sizeof(double) * D);
+    for (long i = 0; i < N; i++) {
+        double target = f->rew[i * H + h];
+        if (h < H - 1) {
+            const double *inv = f->inv + (h + 1) * D * D, *wn = w + (h + 1) * D;
+            double best = -INFINITY, plain = -INFINITY;
+            int a_best = 0, a_plain = 0;
+            for (int a = 0; a < A; a++) {
+                const double *x = f->feat + ((i * H + h + 1) * A + a) * D;
+                double mean = 0, quad = 0, n2 = 0;
+                for (int s = 0; s < D; s++) {
+                    double ix = 0; /* (Lambda^-1 x)_s */
+                    for (int t = 0; t < D; t++)
+                        ix += inv[s * D + t] * x[t];
+                    mean += x[s] * wn[s];
+                    quad += x[s] * ix;
+                    n2 += ix * ix;
+                }
+                double q = fmin(mean + f->p.beta * sqrt(quad), cap);
+                if (q > plain)
+                    plain = q, a_plain = a;
+                q -= nu * sigma[h + 1] * sqrt(n2);
+                if (q > best)
+                    best = q, a_best = a;
+            }
+            if (a_best != a_plain)
+                (*moved)++;
+            target += fmax(best, 0.0);
+        }
+        const double *phi = f->feat + ((i * H + h) * A + f->act[i * H + h]) * D;
+        for (int s = 0; s < D; s++)
+            y[s] += phi[s] * target;
+    }
+    for (int s = 0; s < D; s++)
+        scale = fmax(scale, fabs(y[s]));
+    return scale;
+}
+
+static void test_discount_matches_reference(void **state)
+{
+    (void)state;
+    static struct fixture f;
+    build(&f, 0.05, BB_CAL_CORRECTED, 21, BB_VCLIP_REMAINING);
+    f.p.rho = 1.0;
+    f.p.arithmetic = BB_ARITH_FLOAT; /* y~ = snap(y) + noise: no per-term grid */
+    assert_int_equal(bb_params_derive(&f.p, NULL, 0), BB_OK);
+    const double nu = f.p.next_discount;
+    assert_rel(nu, 2.0, 0); /* the default */
+    /* Large enough that the discount (nu sigma ||Lambda^-1 x||, ~1e-3 sigma
+     * here) reorders actions; every step its own sd. */
+    const double sigma[H] = {200.0, 400.0, 300.0, 500.0};
+    struct bb_sampler s[H];
+    for (int h = 0; h < H; h++)
+        assert_int_equal(bb_sampler_init(&s[h], sigma[h], bb_grid_for(sigma[h])), BB_OK);
+    struct bb_lsvi_ws ws;
+    assert_int_equal(bb_lsvi_ws_init(&ws, A, D, 2), BB_OK);
+    struct bb_rng r, replay;
+    bb_rng_init_seeded(&r, 22);
+    bb_rng_init_seeded(&replay, 22);
+    double w[H * D], y[H * D];
+    struct bb_lsvi_job job = {
+        .p = &f.p, .store = &f.store, .n = N, .chol = f.chol, .y_noise = s,
+        .rng = &r, .w = w, .y_noisy = y,
+    };
+    assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
+    long moved = 0;
+    double off0 = 0; /* the largest miss of the undiscounted reference, in grids */
+    for (int h = H - 1; h >= 0; h--) {
+        double ref[D], ref0[D];
+        const double scale = discount_reference_y(&f, w, h, nu, sigma, ref, &moved);
+        long ignored = 0;
+        discount_reference_y(&f, w, h, 0.0, sigma, ref0, &ignored);
+        const double g = bb_grid_for(sigma[h]), tol = g + 1e-9 * scale;
+        for (int j = 0; j < D; j++) {
+            const double noise = bb_sampler_draw(&s[h], &replay);
+            if (!(fabs(y[h * D + j] - (ref[j] + noise)) <= tol))
+                fail_msg("step %d y~[%d] = %.17g, reference %.17g + noise %.17g", h, j,
+                         y[h * D + j], ref[j], noise);
+            off0 = fmax(off0, fabs(y[h * D + j] - (ref0[j] + noise)) / tol);
+        }
+    }
+    /* The discount reordered actions and moved the targets far beyond the
+     * tolerance (else the test could not tell it from nu = 0). */
+    assert_true(moved > 0);
+    assert_true(off0 > 1000);
+    bb_lsvi_ws_release(&ws);
+    release(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -598,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_noise_lands_on_grid),
         cmocka_unit_test(test_next_bound_matches_reference),
         cmocka_unit_test(test_exact_sum),
+        cmocka_unit_test(test_discount_matches_reference),
     };
     return cmocka_run_group_tests_name("lsvi", tests, NULL, NULL);
 }

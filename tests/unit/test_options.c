@@ -522,6 +522,27 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(bb_config_option(&p, "--arithmetic", "float", why, sizeof(why)), BB_ENOTFOUND);
     for (size_t i = 0; bb_config_flag(i); i++)
         assert_string_not_equal(bb_config_flag(i), "arithmetic");
+    /* The next values' noise discount (docs/PRIVACY.md §3.5): likewise. A new
+     * configuration stores 2; one from before it loads as 0, the backward
+     * pass it learned with; the simulator's sweeps may set it. */
+    assert_rel(p.next_discount, 2.0, 0);
+    js = bb_config_dump(&p);
+    assert_non_null(strstr(js, "\"next-discount\":\"2\""));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_rel(back.next_discount, 2.0, 0);
+    free(js);
+    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
+    assert_rel(back.next_discount, 0.0, 0);
+    assert_int_equal(bb_config_option(&p, "--next-discount", "1", why, sizeof(why)), BB_ENOTFOUND);
+    for (size_t i = 0; bb_config_flag(i); i++)
+        assert_string_not_equal(bb_config_flag(i), "next-discount");
+    struct bb_params swept = p;
+    assert_int_equal(bb_config_stored_option(&swept, "--next-discount", "3", why, sizeof(why)), BB_OK);
+    assert_rel(swept.next_discount, 3.0, 0);
+    assert_int_equal(bb_config_stored_option(&swept, "--next-discount", "x", why, sizeof(why)),
+                     BB_EINVAL);
+    assert_int_equal(bb_config_stored_option(&swept, "--no-such", "1", why, sizeof(why)),
+                     BB_ENOTFOUND);
 }
 
 /* A configuration whose 'auto' choices are pinned (bb_config_pin) derives to

@@ -644,6 +644,43 @@ static void test_plausible_z(void **state)
     assert_rel(q.plausible_z, 0, 0);
 }
 
+/* The next values' noise discount nu (docs/PRIVACY.md §3.5): 2 by default,
+ * post-processing inside the targets' clip, so no privacy constant moves
+ * with it; [0, 10] accepted, nothing else; 0 under the paper's calibration. */
+static void test_next_discount(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    assert_rel(p.next_discount, 2.0, 0);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    const double ok[] = {0, 3.5, 10};
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        struct bb_params q = p;
+        q.next_discount = ok[i];
+        assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+        assert_rel(q.sigma_y_eff, p.sigma_y_eff, 0);
+        assert_rel(q.sigma_gram_eff, p.sigma_gram_eff, 0);
+        assert_rel(q.ridge, p.ridge, 0);
+        assert_rel(q.release_start, p.release_start, 0);
+        assert_int_equal(q.max_updates, p.max_updates);
+        assert_rel(q.next_discount, ok[i], 0);
+    }
+    const double bad[] = {-0.1, 10.5, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char why[128] = "";
+        struct bb_params q = p;
+        q.next_discount = bad[i];
+        assert_int_equal(bb_params_derive(&q, why, sizeof(why)), BB_EINVAL);
+        assert_non_null(strstr(why, "discount"));
+    }
+    struct bb_params q = p; /* the paper's next value: max_a Q */
+    q.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(q.next_discount, 0, 0);
+}
+
 static void test_next_bound_noise(void **state)
 {
     (void)state;
@@ -1149,6 +1186,7 @@ int main(void)
         cmocka_unit_test(test_y_exponent),
         cmocka_unit_test(test_prior_target),
         cmocka_unit_test(test_plausible_z),
+        cmocka_unit_test(test_next_discount),
         cmocka_unit_test(test_next_bound_noise),
         cmocka_unit_test(test_exact_k_max),
         cmocka_unit_test(test_feature_rows),
