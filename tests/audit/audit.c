@@ -76,6 +76,7 @@ struct audit_case {
 #define NE2 {0, -1}
 #define HALF {0.5, 0.5}
 #define BIG {3, 0}
+#define SMALL2 {0, 0.1}
 
 /* Gram cases: H = 2, the pair differs in its rows at both steps. */
 #define GRAM(mech, feat, mname, fname)                                                    \
@@ -112,6 +113,15 @@ static const struct audit_case cases[] = {
      * value in its step-1 target differs, by at most the clip range. */
     {"y next value (ball, one action)", KIND_VCLIP, BB_MECH_GRID_SQRT, BB_FEATURES_BALL,
      BB_YSENS_TRIANGLE, CLAIM_Y, 0, {{{E1, E2}, {0, 0}}, {{E1, NE2}, {0, 0}}}},
+    /* The next values' noise discount (docs/PRIVACY.md §3.5), taken before
+     * the clip: the pair's step-2 rows differ in direction and length, so
+     * the discounts differ (a thin direction's is large), and a step-2
+     * reward puts one side's value near the cap; the clip must still hold
+     * the difference to its range. The step-2 Gram release differs too,
+     * and the score reads it: the claim is the whole budget. */
+    {"y discounted next value (ball)", KIND_VCLIP, BB_MECH_GRID_SQRT,
+     BB_FEATURES_BALL, BB_YSENS_TRIANGLE, CLAIM_TOTAL, 0,
+     {{{E1, E1}, {0, 1}}, {{E1, SMALL2}, {0, 0}}}},
     GRAM(BB_MECH_TREE, BB_FEATURES_BALL, "tree", "ball"),
     GRAM(BB_MECH_TREE, BB_FEATURES_SIMPLEX, "tree", "simplex"),
     GRAM(BB_MECH_TREE, BB_FEATURES_ONEHOT, "tree", "onehot"),
@@ -273,17 +283,28 @@ static void published_y(const struct bb_billboard *b, int h, double *y)
 }
 
 /* The next-value attack (KIND_VCLIP): from the published step-2 regression
- * the observer computes the step-1 target each side's episode gets, betting
- * that the values are not clipped from below, and scores the published
- * y~_1 by the log-likelihood ratio of the two means. */
+ * the observer computes the step-1 target each side's episode gets, with
+ * the noise discount, betting that the values are not clipped from below,
+ * and scores the published y~_1 by the log-likelihood ratio of the two
+ * means. */
 static double vclip_score(const struct audit_case *c, const struct bb_billboard *b,
                           const struct bb_params *p)
 {
     double t[2], q, work[D];
+    const double *l = b->chol + D * D;
     for (int side = 0; side < 2; side++) {
-        bb_q_values(D, b->chol + D * D, b->w + D, b->beta, bb_params_value_cap(p, 0),
-                    c->side[side].row[1], 1, &q, work);
-        t[side] = c->side[side].reward[0] + q;
+        bb_q_values(D, l, b->w + D, b->beta, bb_params_value_cap(p, 0), c->side[side].row[1], 1,
+                    &q, work);
+        /* ||Lambda~_2^-1 x||: work = L^-1 x (bb_q_values), then L^-T */
+        double v[D], n2 = 0;
+        for (int i = D - 1; i >= 0; i--) {
+            double s = work[i];
+            for (int j = i + 1; j < D; j++)
+                s -= l[j * D + i] * v[j];
+            v[i] = s / l[i * D + i];
+            n2 += v[i] * v[i];
+        }
+        t[side] = c->side[side].reward[0] + q - p->next_discount * b->sigma_y[1] * sqrt(n2);
     }
     double y[D];
     published_y(b, 0, y);
