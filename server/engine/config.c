@@ -95,30 +95,27 @@ static const struct opt *find(const char *name, int stored)
     return NULL;
 }
 
+/* Applies value to o's field; BB_ENOTFOUND for no entry (o NULL). */
 static int set_option(struct bb_params *p, const struct opt *o, const char *name,
                       const char *value, char *why, size_t whylen);
 
 int bb_config_option(struct bb_params *p, const char *name, const char *value, char *why,
                      size_t whylen)
 {
-    const struct opt *o = find(name, 0);
-    if (!o)
-        return BB_ENOTFOUND;
-    return set_option(p, o, name, value, why, whylen);
+    return set_option(p, find(name, 0), name, value, why, whylen);
 }
 
 int bb_config_stored_option(struct bb_params *p, const char *name, const char *value, char *why,
                             size_t whylen)
 {
-    const struct opt *o = find(name, 1);
-    if (!o)
-        return BB_ENOTFOUND;
-    return set_option(p, o, name, value, why, whylen);
+    return set_option(p, find(name, 1), name, value, why, whylen);
 }
 
 static int set_option(struct bb_params *p, const struct opt *o, const char *name,
                       const char *value, char *why, size_t whylen)
 {
+    if (!o)
+        return BB_ENOTFOUND;
     if (!value)
         return bad(why, whylen, name, value);
     char *field = (char *)p + o->off;
