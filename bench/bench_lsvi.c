@@ -7,7 +7,9 @@
  * The store is filled directly (random features, norms <= 1) and Lambda_h
  * built with dsyrk, so the timing is the backward pass alone. Flops counted
  * for the pass: the triangular solve of every stored next-state row
- * (d^2 each), its mean and norm (4d), and y_h (2 n d per step). The
+ * (d^2 each), its mean and norm (4d), with the noise discount a
+ * triangular multiply and norm (d^2 + 2d; docs/PRIVACY.md §3.5), and y_h
+ * (2 n d per step). The
  * reference is dgemm C = X M with X the (n A) x d matrix of one step's
  * rows and M d x d: the same rows through a BLAS-3 kernel (2 n A d^2 flops).
  * The pass runs as billboardd runs it (its own threads, BLAS single-
@@ -138,7 +140,8 @@ int main(int argc, char **argv)
     }
     qsort(tl, (size_t)reps, sizeof(double), cmp_double);
     double rows = (double)K * A;
-    double flops = (H - 1) * rows * ((double)d * d + 4.0 * d) + H * 2.0 * K * d;
+    const double per_row = p.next_discount > 0 ? 2.0 * d * d + 6.0 * d : (double)d * d + 4.0 * d;
+    double flops = (H - 1) * rows * per_row + H * 2.0 * K * d;
 
     /* Reference: dgemm over one step's rows, same shape, with every core. */
     int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);

@@ -34,3 +34,10 @@ int bb_chol_solve(const double *l, int d, double *b)
     lapack_int info = LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'L', d, 1, l, d, b, 1);
     return info == 0 ? BB_OK : BB_ELINALG;
 }
+
+int bb_chol_inverse_factor(const double *l, double *inv, int d)
+{
+    memcpy(inv, l, sizeof(double) * (size_t)d * (size_t)d);
+    lapack_int info = LAPACKE_dtrtri(LAPACK_ROW_MAJOR, 'L', 'N', d, inv, d);
+    return info == 0 ? BB_OK : BB_ELINALG; /* info > 0: a zero on L's diagonal */
+}

@@ -20,4 +20,9 @@ double bb_chol_logdet(const double *l, int d);
 /* Solves (L L^T) x = b in place (b has d entries). */
 int bb_chol_solve(const double *l, int d, double *b) BB_WARN_UNUSED;
 
+/* inv := L^-1, lower triangular with strict upper part zero (a triangular
+ * multiply by it replaces a triangular solve by L). l is borrowed, inv
+ * (d*d) is written; they may not alias. */
+int bb_chol_inverse_factor(const double *l, double *inv, int d) BB_WARN_UNUSED;
+
 #endif

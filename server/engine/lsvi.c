@@ -36,7 +36,8 @@ int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d, int threads)
     ws->eye = calloc((size_t)d * d, sizeof(double));
     ws->sq = malloc(sizeof(double) * (size_t)d * d);
     ws->qd = malloc(sizeof(double) * (size_t)d);
-    int ok = ws->target && ws->y && ws->w_next && ws->eye && ws->sq && ws->qd;
+    ws->linv = malloc(sizeof(double) * (size_t)d * d);
+    int ok = ws->target && ws->y && ws->w_next && ws->eye && ws->sq && ws->qd && ws->linv;
     for (int j = 0; ok && j < d; j++)
         ws->eye[(size_t)j * d + j] = 1.0;
     for (int t = 0; t < ws->threads; t++) {
@@ -63,6 +64,7 @@ void bb_lsvi_ws_release(struct bb_lsvi_ws *ws)
     free(ws->eye);
     free(ws->sq);
     free(ws->qd);
+    free(ws->linv);
     memset(ws, 0, sizeof(*ws));
 }
 
@@ -96,10 +98,11 @@ static void *next_values(void *arg)
         bb_q_values(d, s->chol, s->w, p->beta, cap, s->feat + (size_t)i0 * A * d, (size_t)m * A, q,
                     s->ws->work[s->t]);
         if (s->discount > 0) {
-            /* work holds the rows L^-1 x (bb_q_values); times L^-T: Lambda~^-1 x */
+            /* work holds the rows (L^-1 x)^T (bb_q_values); times L^-1 on the
+             * right: (L^-T L^-1 x)^T = (Lambda~^-1 x)^T */
             double *v = s->ws->work[s->t];
-            cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
-                        (int)(m * A), d, 1.0, s->chol, d, v, d);
+            cblas_dtrmm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
+                        (int)(m * A), d, 1.0, s->ws->linv, d, v, d);
             for (long r = 0; r < m * A; r++) {
                 const double cut = s->discount * cblas_dnrm2(d, v + (size_t)r * d, 1);
                 if (BB_MUTANT(DISCOUNT_AFTER_CLIP))
@@ -237,6 +240,11 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             ys = &at;
         }
         const int exact = ys->s2 != 0 && bb_params_y_exact(p);
+        if (discount > 0 && h < H - 1) { /* the next values' noise sds: L_{h+1}^-1 */
+            int rc = bb_chol_inverse_factor(job->chol + (size_t)(h + 1) * dd, ws->linv, d);
+            if (rc != BB_OK)
+                return rc;
+        }
         for (long b = 0; b < nblocks; b++) {
             long len = bb_store_block_len(b, job->n);
             memcpy(ws->target, bb_store_reward(job->store, b, h), sizeof(double) * (size_t)len);

@@ -66,6 +66,7 @@ struct bb_lsvi_ws {
     double *w_next;                          /* d: the next values' weights */
     double *eye, *sq;                        /* d*d: the identity, scratch */
     double *qd;                              /* d: Q of the simplex's corners */
+    double *linv;                            /* d*d: L^-1 of the next step's factor */
 };
 
 /* threads: 1 .. BB_LSVI_MAX_THREADS; 0 means the number of online CPUs. */
