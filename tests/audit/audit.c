@@ -25,6 +25,7 @@
  * Exit status: 0 when every case passes, 1 when some bound exceeds its
  * claim, 2 on a usage or internal error.
  */
+#include <cblas.h>
 #include <malloc.h>
 #include <math.h>
 #include <pthread.h>
@@ -296,15 +297,9 @@ static double vclip_score(const struct audit_case *c, const struct bb_billboard 
         bb_q_values(D, l, b->w + D, b->beta, bb_params_value_cap(p, 0), c->side[side].row[1], 1,
                     &q, work);
         /* ||Lambda~_2^-1 x||: work = L^-1 x (bb_q_values), then L^-T */
-        double v[D], n2 = 0;
-        for (int i = D - 1; i >= 0; i--) {
-            double s = work[i];
-            for (int j = i + 1; j < D; j++)
-                s -= l[j * D + i] * v[j];
-            v[i] = s / l[i * D + i];
-            n2 += v[i] * v[i];
-        }
-        t[side] = c->side[side].reward[0] + q - p->next_discount * b->sigma_y[1] * sqrt(n2);
+        cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, D, l, D, work, 1);
+        t[side] = c->side[side].reward[0] + q -
+                  p->next_discount * b->sigma_y[1] * cblas_dnrm2(D, work, 1);
     }
     double y[D];
     published_y(b, 0, y);
