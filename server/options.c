@@ -385,9 +385,31 @@ static const char *spelt(const struct bb_opt *opt)
     return buf;
 }
 
+/* 1 if arg ("--value-clip", maybe with "=value") names a key the database
+ * stores that no flag sets (engine/config.h's bb_config_key). */
+static int stored_key(const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return 0;
+    const size_t n = strcspn(arg + 2, "=");
+    for (size_t i = 0; bb_config_key(i); i++)
+        if (strlen(bb_config_key(i)) == n && strncmp(bb_config_key(i), arg + 2, n) == 0)
+            return 1;
+    return 0;
+}
+
+static const char stored_why[] =
+    "how the learner works within its budget is fixed by this version and stored "
+    "with the database when it is created (docs/DAEMON.md, \"Stored keys\")";
+
 /* Says that arg is no option of billboardd, then the usage: the exit status. */
 static int unknown_option(const char *arg)
 {
+    if (stored_key(arg)) {
+        fprintf(stderr, "billboardd: '%.*s' is not a flag: %s\n", (int)strcspn(arg, "="), arg,
+                stored_why);
+        return 2;
+    }
     fprintf(stderr, "billboardd: unknown option '%s'\n", arg);
     bb_options_usage(stderr);
     return 2;
@@ -401,6 +423,10 @@ static int configuration(struct bb_options *o, const char *a, const char *v, int
 {
     char why[256];
     int rc = bb_config_option(&o->given, a, v, why, sizeof(why));
+    if (rc == BB_ENOTFOUND && line && stored_key(a)) {
+        fprintf(stderr, "billboardd: %s'%s' is not a setting: %s\n", at, a + 2, stored_why);
+        return 2;
+    }
     if (rc == BB_ENOTFOUND && line) {
         fprintf(stderr,
                 "billboardd: %sunknown key '%s' (the keys are the flags of billboardd --help, "

@@ -52,13 +52,14 @@ static void usage(FILE *f)
                "  --beta B             bonus scale (default: billboardd's, docs/RESULTS.md)\n"
                "  --beta-sweep LIST    one run per beta, e.g. 0.1,0.3,1,3,10\n"
                "  (also every configuration flag of billboardd: --delta --gram-share\n"
-               "   --failure-prob --update-ratio --max-updates --max-episodes --mechanism\n"
-               "   --release-base --release-start --shift-bound --shift-scale --indefinite\n"
-               "   --value-clip --update-rule --prior-policy --y-exponent --prior-value\n"
-               "   --features\n"
-               "   --plausible --plausible-floor;\n"
-               "   billboardd --help lists them; --features defaults to the environment's\n"
-               "   set: simplex if every feature row is >= 0 with sum <= 1, else ball)\n\n"
+               "   --max-updates --max-episodes --mechanism --release-base --release-start\n"
+               "   --shift-scale --update-rule --features, billboardd --help lists them;\n"
+               "   --features defaults to the environment's set: simplex if every feature\n"
+               "   row is >= 0 with sum <= 1, else ball. And, for ablations, every key the\n"
+               "   daemon stores that no flag sets, docs/DAEMON.md: --failure-prob\n"
+               "   --update-ratio --shift-bound --indefinite --value-clip --prior-policy\n"
+               "   --y-exponent --prior-value --y-sensitivity --plausible --plausible-floor\n"
+               "   --arithmetic --next-discount)\n\n"
                "Sweep (instead of the runs above; docs/RESULTS.md):\n"
                "  --sweep FLAG=LIST    an axis: a configuration flag without dashes and its\n"
                "                       values, e.g. --sweep beta=1,2 --sweep mechanism=tree,grid;\n"
@@ -357,10 +358,10 @@ static size_t flags(struct bb_opt *t)
     size_t nt = 0;
     for (size_t i = 0; i < NOWN; i++)
         t[nt++] = own[i];
-    for (size_t i = 0; bb_config_flag(i); i++)
-        if (!bb_opt_find(own, NOWN, bb_config_flag(i))) {
+    for (size_t i = 0; bb_config_key(i); i++)
+        if (!bb_opt_find(own, NOWN, bb_config_key(i))) {
             assert(nt < MAX_OPTS); /* raise MAX_OPTS */
-            t[nt++] = (struct bb_opt){bb_config_flag(i), 1, O_CONFIG + (int)i};
+            t[nt++] = (struct bb_opt){bb_config_key(i), 1, O_CONFIG + (int)i};
         }
     return nt;
 }
@@ -398,7 +399,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
         }
         snprintf(flag, sizeof(flag), "--%s", g.opt->name);
         if (g.opt->id >= O_CONFIG) {
-            int rc = bb_config_option(&o->base, flag, g.value, why, sizeof(why));
+            int rc = bb_config_stored_option(&o->base, flag, g.value, why, sizeof(why));
             if (rc != BB_OK) {
                 fprintf(stderr, "billboard-sim: %s\n", why);
                 return rc;

@@ -82,7 +82,7 @@ params_table() { # name H d A features (the simulator's for the environment)
     echo "|---|---|---|---|---|---|---|"
     for e in 1 5 10; do
         "$BBD" --print-params --horizon "$2" --dim "$3" --actions "$4" --max-episodes "$KMAX" \
-            --epsilon "$e" --delta 1e-5 --features "$5" --y-sensitivity triangle | python3 -c '
+            --epsilon "$e" --delta 1e-5 --features "$5" | python3 -c '
 import json, sys
 p = json.load(sys.stdin)
 print("| %g | %.4g | %.4g | %.4g | %.4g | %d | %.4g |" % (round(p["epsilon"], 6), p["rho"],

@@ -45,8 +45,6 @@ static const struct opt opts[] = {
     {"delta", K_DOUBLE, OFF(delta), 0, 0, NULL, 0},
     {"conversion", K_ENUM, OFF(conversion), 0, 0, bb_conversion_names, 0},
     {"gram-share", K_DOUBLE, OFF(gram_share), 0, 0, NULL, 0},
-    {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL, 0},
-    {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL, 0},
     /* 0: the bound. Up to LONG_MAX: a pinned non-private tree stores
      * N_max = K_max, which may exceed 2^31 (bb_config_pin). */
     {"max-updates", K_LONG, OFF(max_updates_cap), 0, LONG_MAX, NULL, 0},
@@ -56,20 +54,24 @@ static const struct opt opts[] = {
     {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL, 0},
     {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL, 0},
     {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL, 0},
-    {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bb_bound_names, 0},
     {"shift-scale", K_DOUBLE_AUTO, OFF(shift_scale), 0, 0, NULL, 0},
-    {"indefinite", K_ENUM, OFF(indefinite), 0, 0, bb_indefinite_names, 0},
-    {"value-clip", K_ENUM, OFF(value_clip), 0, 0, bb_value_clip_names, 0},
-    {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, bb_prior_policy_names, 0},
-    {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL, 0},
-    {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL, 0},
     /* 'auto' is the simulator's, resolved before derivation. */
     {"features", K_ENUM, OFF(features), 0, BB_FEATURES_AUTO, bb_features_names, 0},
-    {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, bb_y_sensitivity_names, 0},
-    {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL, 0},
-    {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL, 0},
-    /* Stored keys that no flag sets: how this version derives, kept so that
-     * a database goes on as it was created. */
+    /* Stored keys that no flag sets: how this version learns and derives,
+     * kept so that a database goes on as it was created. The first group
+     * were flags once (a database stores them all); the simulator sets them
+     * for its ablations (bb_config_stored_option). */
+    {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL, 1},
+    {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL, 1},
+    {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bb_bound_names, 1},
+    {"indefinite", K_ENUM, OFF(indefinite), 0, 0, bb_indefinite_names, 1},
+    {"value-clip", K_ENUM, OFF(value_clip), 0, 0, bb_value_clip_names, 1},
+    {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, bb_prior_policy_names, 1},
+    {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL, 1},
+    {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL, 1},
+    {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, bb_y_sensitivity_names, 1},
+    {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL, 1},
+    {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL, 1},
     {"arithmetic", K_ENUM, OFF(arithmetic), 0, 0, bb_arithmetic_names, 1},
     {"next-discount", K_DOUBLE, OFF(next_discount), 0, 0, NULL, 1},
 };
@@ -153,6 +155,11 @@ static int set_option(struct bb_params *p, const struct opt *o, const char *name
 const char *bb_config_flag(size_t i)
 {
     return i < sizeof(opts) / sizeof(opts[0]) && !opts[i].stored ? opts[i].name : NULL;
+}
+
+const char *bb_config_key(size_t i)
+{
+    return i < sizeof(opts) / sizeof(opts[0]) ? opts[i].name : NULL;
 }
 
 char *bb_config_dump(const struct bb_params *p)
@@ -274,8 +281,6 @@ static const char usage_head[] =
     "                       Steinke 2020, the default; a larger rho for the same\n"
     "                       epsilon) or bun-steinke (docs/PRIVACY.md §4)\n"
     "  --gram-share f       share of rho for the Gram matrices (default 0.2)\n"
-    "  --failure-prob p     failure probability of the PD shift (default 0.05)\n"
-    "  --update-ratio C     update when some det grew by C (default 2)\n"
     "  --max-updates N      hard cap on updates, at most the default bound\n"
     "                       (default 0: the bound)\n"
     "  --beta B             exploration bonus scale (default 1, see docs/RESULTS.md)\n";
@@ -285,24 +290,9 @@ static const char usage_tail[] =
     "  --release-start k0   the first release point, or auto (the default: once\n"
     "                       k0/d >= 5 sigma_y, 3 for onehot rows, at most\n"
     "                       K_max/5; 1 for the tree)\n"
-    "  --shift-bound B      operator-norm bound of the PD shift: paper, tight\n"
-    "                       (default tight)\n"
     "  --shift-scale s      lambda~ = s * the bound, or auto (the default: 0.25,\n"
     "                       0.4 of onehot rows' diagonal bound; post-processing)\n"
-    "  --indefinite R       where a release's Lambda~_h is not positive definite:\n"
-    "                       double (the default: double step h's ridge until it\n"
-    "                       is) or refuse (no update until it is; post-processing)\n"
     "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n"
-    "  --value-clip V       clip V_{h+1} to [0, H] (horizon) or to the steps left\n"
-    "                       (remaining; smaller y noise) (default remaining)\n"
-    "  --prior-policy P     before the first update: uniform (a random action,\n"
-    "                       the default) or greedy (the prior's argmax, the paper's)\n"
-    "  --y-exponent p       step h's y noise proportional to its sensitivity^p\n"
-    "                       at the same rho_y; 0 = one sigma_y for all steps\n"
-    "                       (default 1; with --value-clip remaining)\n"
-    "  --prior-value k      the next values in the regression targets come from\n"
-    "                       weights shrunk towards k times the step's largest\n"
-    "                       target, not 0 (default 0.5; post-processing)\n"
     "  --features SET       the clinics' feature rows: ball (||phi||_2 <= 1, the\n"
     "                       default), simplex (also phi >= 0, sum <= 1; other\n"
     "                       rows are refused, and a private run's y noise shrinks\n"
@@ -310,20 +300,10 @@ static const char usage_tail[] =
     "                       or onehot (simplex rows with at most one nonzero entry,\n"
     "                       tabular features: the Gram noise is diagonal and the\n"
     "                       ridge smaller, docs/PRIVACY.md §1.6)\n"
-    "  --y-sensitivity S    the bound on y's change: centred (the default; with\n"
-    "                       simplex or onehot rows the targets are released\n"
-    "                       centred, 1 x the largest target instead of 2 x,\n"
-    "                       docs/PRIVACY.md §2.2), nonnegative (sqrt 2 x, §2.1)\n"
-    "                       or triangle\n"
-    "  --plausible z        after an update, clinics draw uniformly among the\n"
-    "                       actions whose Q-value is within z sds of the y noise\n"
-    "                       of the greedy one's; 0 = always the greedy action\n"
-    "                       (default 1, in sds of the nonnegative bound's noise:\n"
-    "                       sqrt 2 of the centred one's; post-processing,\n"
-    "                       docs/PRIVACY.md §3.4)\n"
-    "  --plausible-floor f  only actions whose Q-value's noise sd is at least f\n"
-    "                       of the step's value range join that set (default\n"
-    "                       0.025; post-processing)\n";
+    "How this version learns within the budget (the y noise's shape, the value\n"
+    "clip, the next values' prior and discount, the plausible set, ...) has no\n"
+    "flag: it is stored with the database, which goes on as it was created;\n"
+    "--print-params shows it and docs/DAEMON.md lists the stored keys.\n";
 static char usage_text[sizeof(usage_head) + sizeof(usage_tail) + 512];
 static pthread_once_t usage_once = PTHREAD_ONCE_INIT;
 

@@ -22,14 +22,19 @@ int bb_config_option(struct bb_params *p, const char *name, const char *value, c
                      size_t whylen) BB_WARN_UNUSED;
 
 /* bb_config_option, also for the stored keys that no flag sets
- * ("--next-discount"): for the simulator's sweeps, never the daemon's
- * command line. */
+ * ("--next-discount", "--value-clip"): for the simulator's runs and sweeps,
+ * never the daemon's command line. */
 int bb_config_stored_option(struct bb_params *p, const char *name, const char *value, char *why,
                             size_t whylen) BB_WARN_UNUSED;
 
 /* The i-th configuration flag's name without dashes ("horizon"), NULL past
  * the last: for a caller's getopt_long table. Static. */
 const char *bb_config_flag(size_t i);
+
+/* The i-th stored key's name ("horizon", ..., "next-discount"): every flag,
+ * then the keys no flag sets, NULL past the last; for the simulator, which
+ * takes them all as options (bb_config_stored_option). Static. */
+const char *bb_config_key(size_t i);
 
 /* The stored form of the configuration: a compact JSON object with every
  * configuration flag (without dashes) and its value as a string, keys

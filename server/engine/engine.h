@@ -46,7 +46,7 @@ long bb_engine_updates(const struct bb_engine *e);
 double bb_engine_ridge(const struct bb_engine *e);
 /* The diagonal in step h's current Lambda~_h: bb_engine_ridge(), or that
  * times 2^j where the released prefix plus it was indefinite and
- * --indefinite double doubled it (docs/PRIVACY.md §1.4). */
+ * indefinite double doubled it (docs/PRIVACY.md §1.4). */
 double bb_engine_ridge_step(const struct bb_engine *e, int h);
 
 /* Validates ep (episode.h; field/why describe a failure) and adds it.

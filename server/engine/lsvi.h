@@ -28,7 +28,7 @@
  * smaller range, a smaller sensitivity, the same rho (docs/PRIVACY.md §3.3).
  *
  * With centred targets (bb_params_y_centre(p) = kappa > 0: private, simplex
- * rows, --y-sensitivity centred) the sum released for step h is instead
+ * rows, y-sensitivity centred) the sum released for step h is instead
  *   y_h^c = sum_i phi_h^i (t_i - c_h 1^T phi_h^i),   c_h = kappa (1 + cap_h),
  * t_i = r_h^i + V_{h+1}(x_{h+1}^i) and cap_h the clip in force, whose change
  * is at most 1 + cap_h instead of sqrt 2 (1 + cap_h) (docs/PRIVACY.md §2.2);

@@ -25,15 +25,9 @@ for k in ("L", "sigma_gram", "shift", "max_updates", "sigma_y", "rho", "epsilon"
 ' "$want"
 }
 
-# The paper's construction with the corrected calibration (docs/PRIVACY.md).
-PAPER=(--mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon --gram-share 0.5
-       --conversion bun-steinke)
-check '{"L": 15, "sigma_gram": 12.247449, "shift": 1910.6544, "max_updates": 31, "sigma_y": 149.398795, "rho": 1.0, "epsilon": 7.786140}' \
-    --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 "${PAPER[@]}"
-check '{"L": 18, "sigma_gram": 26.832816, "shift": 6403.6012, "max_updates": 184, "sigma_y": 1334.586078}' \
-    --horizon 10 --dim 32 --actions 8 --max-episodes 100000 --rho 0.5 "${PAPER[@]}"
-check '{"L": 11, "sigma_gram": 6.633250, "shift": 816.4673, "max_updates": 33, "sigma_y": 341.209613}' \
-    --horizon 20 --dim 8 --actions 2 --max-episodes 1000 --rho 10 "${PAPER[@]}"
+# The paper's construction with the corrected calibration (docs/PRIVACY.md)
+# needs stored keys no flag sets (the paper's shift bound, V clipped to
+# [0, H]): its known values are tests/unit/test_params.c's.
 # The defaults (grid-sqrt, g = 1.5 from k0 = 1: 23 release points; tight
 # bound x 0.25; V clipped to the steps left), values computed independently.
 check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "prefix_sd": 6.517109726, "shift": 16.71506233, "max_updates": 23, "sigma_y": 71.13367698}' \
@@ -50,10 +44,10 @@ check '{"release_start": 10072, "releases": 6, "sigma_y": 251.7950836}' \
     --conversion bun-steinke
 check '{"release_start": 1, "releases": 100000}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --mechanism tree
-# Step h's y noise is proportional to its sensitivity 2(H - h + 1) by default
-# (--y-exponent 1, docs/PRIVACY.md §2), at the same rho_y as sigma_y at every
+# Step h's y noise is proportional to its sensitivity 2(H - h + 1)
+# (y-exponent 1, docs/PRIVACY.md §2), at the same rho_y as sigma_y at every
 # step: sigma_h = sigma_y sqrt(H / sum_j (2j)^2) 2(H - h + 1), inflated by
-# its grid's slack (below 1e-4 here); --y-exponent 0 gives sigma_y at every step.
+# its grid's slack (below 1e-4 here); other exponents: test_params.
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 |
     python3 -c '
 import json, math, sys
@@ -67,42 +61,21 @@ for h, x in enumerate(s):
     assert abs(x - want) <= 1e-4 * want, (h, x, want)
 assert d["sigma_y_drawn"] == s[0], d["sigma_y_drawn"]
 ' || { echo "per-step y noise wrong" >&2; exit 1; }
-"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
-    --y-exponent 0 | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-assert all(abs(x - d["sigma_y"]) <= 1e-4 * d["sigma_y"] for x in d["sigma_y_drawn_step"]), d
-' || { echo "--y-exponent 0 does not give sigma_y at every step" >&2; exit 1; }
 # The next values come from regressions shrunk towards 0.5 of each step's
 # largest target, H - h + 1
-# (--prior-value, docs/PRIVACY.md §3.2): post-processing, so sigma_y and the
-# ridge do not move with it; none in a non-private run.
+# (prior-value, docs/PRIVACY.md §3.2): post-processing, so sigma_y and the
+# ridge do not move with it (test_params); none in a non-private run.
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
     >"$TMP/p02.json"
-"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
-    --prior-value 0.3 >"$TMP/p05.json"
-python3 - "$TMP/p02.json" "$TMP/p05.json" <<'PY' || { echo "prior target wrong" >&2; exit 1; }
+python3 - "$TMP/p02.json" <<'PY' || { echo "prior target wrong" >&2; exit 1; }
 import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-assert a["prior_value"] == 0.5 and b["prior_value"] == 0.3, (a["prior_value"], b["prior_value"])
-for d, k in ((a, 0.5), (b, 0.3)):
-    want = [k * (5 - h) for h in range(5)]
-    assert all(abs(x - w) <= 1e-12 for x, w in zip(d["prior_target_step"], want)), d
-for key in ("sigma_y_drawn", "sigma_gram_drawn", "ridge", "max_updates", "rho_y"):
-    assert a[key] == b[key], key
-PY
-# The plausible set's z (--plausible, docs/PRIVACY.md §3.4): 1 by default,
-# post-processing, so no privacy constant moves with it; outside [0, 10] refused.
-"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
-    --plausible 0 >"$TMP/pz0.json"
-python3 - "$TMP/p02.json" "$TMP/pz0.json" <<'PY' || { echo "plausible wrong" >&2; exit 1; }
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-assert (a["plausible"], b["plausible"]) == (1.0, 0.0), (a["plausible"], b["plausible"])
-assert a["plausible_floor"] == 0.025, a["plausible_floor"]
-for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "ridge", "max_updates",
-            "rho_y", "release_start"):
-    assert a[key] == b[key], key
+a = json.load(open(sys.argv[1]))
+assert a["prior_value"] == 0.5, a["prior_value"]
+want = [0.5 * (5 - h) for h in range(5)]
+assert all(abs(x - w) <= 1e-12 for x, w in zip(a["prior_target_step"], want)), a
+# The plausible set (docs/PRIVACY.md §3.4): z = 1 and floor 0.025,
+# post-processing (test_params).
+assert (a["plausible"], a["plausible_floor"]) == (1.0, 0.025), a
 PY
 # The next values' noise discount nu (docs/PRIVACY.md §3.5): 2 in a private
 # run, 0 without noise (test_params: 0 under the paper's calibration); a
@@ -118,39 +91,29 @@ if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho
     echo "--next-discount, a stored key, was accepted as a flag" >&2
     exit 1
 fi
-for bad in -1 10.5 nan inf; do
-    if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
-        --plausible "$bad" >/dev/null 2>&1; then
-        echo "--plausible $bad was accepted" >&2
-        exit 1
-    fi
-done
-for bad in -0.1 1.5 nan; do
-    if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
-        --plausible-floor "$bad" >/dev/null 2>&1; then
-        echo "--plausible-floor $bad was accepted" >&2
-        exit 1
-    fi
+# How the learner works within the budget has no flag since issue 29's
+# levers were measured: each of these keys is stored with the database
+# (docs/DAEMON.md "Stored keys"), and the command line refuses it; the
+# simulator sets them for its ablations.
+for key in failure-prob update-ratio shift-bound indefinite value-clip prior-policy \
+    y-exponent prior-value y-sensitivity plausible plausible-floor; do
+    err=$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
+        "--$key" 1 2>&1 >/dev/null) && { echo "--$key, a stored key, was accepted as a flag" >&2; exit 1; }
+    grep -q "'--$key' is not a flag: .*Stored keys" <<<"$err" || { echo "--$key: unclear message: $err" >&2; exit 1; }
 done
 # --features simplex (docs/PRIVACY.md §3.3): the next-value bound is on in a
-# private run, and the privacy constants are those of ball (under the same
-# triangle bound on y's sensitivity; the nonnegative one is below), but for
-# the ball rows' slack eta of a float norm check (PRIVACY "Setting": noise
-# (1 + eta) larger, eta ~ d 2^-53); ball is the default.
+# private run and targets are released centred (below); ball is the
+# default. Under the triangle bound simplex rows cost what ball rows do
+# (test_params).
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
-    --features simplex --y-sensitivity triangle >"$TMP/fs.json"
+    --features simplex >"$TMP/fs.json"
 python3 - "$TMP/p02.json" "$TMP/fs.json" <<'PY' || { echo "features wrong" >&2; exit 1; }
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 assert (a["features"], a["next_value_bound"]) == ("ball", False), a
 assert (b["features"], b["next_value_bound"]) == ("simplex", True), b
-eta = 8 * 2.0 ** -53
 for key in ("ridge", "max_updates", "rho_y"):
     assert a[key] == b[key], key
-for key in ("sigma_y_drawn", "sigma_gram_drawn"):
-    assert b[key] < a[key] <= b[key] * (1 + 2 * eta), (key, a[key], b[key])
-for x, y in zip(a["sigma_y_drawn_step"], b["sigma_y_drawn_step"]):
-    assert y < x <= y * (1 + 2 * eta), (x, y)
 PY
 # --features onehot (docs/PRIVACY.md §1.6): the tight shift bounds d
 # diagonal entries, s sqrt(2 ln(2 d G H / p)), not a d x d matrix; every cost
@@ -190,18 +153,6 @@ done
 [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho inf |
     python3 -c 'import json,sys; print(sum(json.load(sys.stdin)["prior_target_step"]))')" = 0.0 ] ||
     { echo "a non-private run has a prior" >&2; exit 1; }
-for bad in -0.1 1.5 nan; do
-    if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
-        --prior-value "$bad" >/dev/null 2>&1; then
-        echo "--prior-value $bad was accepted" >&2
-        exit 1
-    fi
-done
-if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
-    --y-exponent -1 >/dev/null 2>&1; then
-    echo "--y-exponent -1 was accepted" >&2
-    exit 1
-fi
 [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["prior_policy"])')" = uniform ] ||
     { echo "the default prior policy is not uniform" >&2; exit 1; }
@@ -232,35 +183,25 @@ check '{"rho": 1.0, "epsilon": 7.077196696, "epsilon_cks": 7.077196696, "epsilon
 # (docs/PRIVACY.md §2.1, §2.2; the known values from tests/unit/test_params.c).
 check '{"sigma_y": 15.21154681, "max_updates": 12, "y_centre": 0.2928932188}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000
-check '{"sigma_y": 21.51237580, "max_updates": 12, "y_centre": 0}' \
-    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000 \
-    --y-sensitivity nonnegative
-check '{"sigma_y": 30.42309362, "max_updates": 12}' \
-    --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000 \
-    --y-sensitivity triangle
-# The bound reported is the one in force, whatever was asked for.
-for f in simplex:centred onehot:centred ball:triangle "simplex --y-sensitivity nonnegative:nonnegative" \
-    "onehot --y-sensitivity nonnegative:nonnegative" "simplex --y-sensitivity triangle:triangle" \
-    "ball --y-sensitivity nonnegative:triangle"; do
-    # shellcheck disable=SC2086 # the feature set, maybe a flag and its value
+# The bound reported is the one in force (for the stored keys' other
+# bounds, test_options).
+for f in simplex:centred onehot:centred ball:triangle; do
     [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
-        --features ${f%%:*} | python3 -c 'import json,sys; print(json.load(sys.stdin)["y_sensitivity"])')" = "${f##*:}" ] ||
+        --features "${f%%:*}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["y_sensitivity"])')" = "${f##*:}" ] ||
         { echo "--features ${f%%:*} does not give the ${f##*:} bound" >&2; exit 1; }
 done
 check '{"max_updates": 10}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --max-updates 10
-# An indefinite Lambda~ doubles its step's ridge by default (docs/PRIVACY.md
-# §1.4); refuse is the old behaviour. Neither moves a privacy constant.
-for r in "":double "--indefinite refuse":refuse "--indefinite double":double; do
-    # shellcheck disable=SC2086 # the flag and its value, or nothing
-    "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 ${r%%:*} \
-        --release-base 1.5 | python3 -c '
+# An indefinite Lambda~ doubles its step's ridge (docs/PRIVACY.md §1.4);
+# refuse, the old behaviour, moves no privacy constant (test_params).
+"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
+    --release-base 1.5 | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["indefinite"] == sys.argv[1] and d["shift_scale"] == 0.25, d
+assert d["indefinite"] == "double" and d["shift_scale"] == 0.25, d
 assert abs(d["sigma_y"] - 29.12789453) < 1e-6 and d["release_start"] == 1166, d
-' "${r##*:}"
-done
+'
+
 
 # Refusals: exit status 2 and a message naming the problem.
 refuse() {
@@ -278,8 +219,6 @@ refuse "rho" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho -1
 refuse "bad value" --horizon five --dim 10 --actions 4 --max-episodes 10 --rho 1
 refuse "unknown option" --horizon 5 --bogus 1
 refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --conversion renyi
-refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --y-sensitivity l1
-refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --indefinite fix
 refuse "corrected" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho 1 --calibration paper
 # The default release grid base is 1.25 (issue 29, docs/RESULTS.md "Levers"):
 # more grid points than 1.5 from the auto start, which still satisfies its rule.

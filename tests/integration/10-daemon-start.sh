@@ -142,15 +142,14 @@ grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/d
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --conversion cks 2>"$TMP/err"; then
     fail "--conversion cks accepted on a database created with bun-steinke"
 fi
-if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --y-exponent 1 2>"$TMP/err"; then
-    fail "--y-exponent 1 accepted on a database created with 0"
-fi
-if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --plausible 1 2>"$TMP/err"; then
-    fail "--plausible 1 accepted on a database created with 0"
-fi
-if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --prior-value 0.2 2>"$TMP/err"; then
-    fail "--prior-value 0.2 accepted on a database created with 0"
-fi
+# Keys no flag sets: neither the stored value nor another can be given.
+for kv in "y-exponent 1" "plausible 1" "prior-value 0.2" "plausible 0"; do
+    # shellcheck disable=SC2086 # the key and its value
+    if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --$kv 2>"$TMP/err"; then
+        fail "--$kv accepted on a database created with 0"
+    fi
+    grep -q "is not a flag" "$TMP/err" || fail "--$kv: unclear message: $(cat "$TMP/err")"
+done
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --features simplex 2>"$TMP/err"; then
     fail "--features simplex accepted on a database created before the key (ball)"
 fi

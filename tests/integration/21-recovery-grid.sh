@@ -6,5 +6,5 @@
 set -euo pipefail
 here=$(dirname "$0")
 for mech in grid grid-sqrt tree-honaker; do
-    MECH_FLAGS="--mechanism $mech --shift-bound tight" "$here/19-recovery-gram.sh"
+    MECH_FLAGS="--mechanism $mech" "$here/19-recovery-gram.sh"
 done

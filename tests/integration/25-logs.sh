@@ -10,7 +10,7 @@
 SIM="$O/billboard-sim"
 [ -x "$SIM" ] || fail "no $SIM"
 flags=(--horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 100000 --beta 2
-       --mechanism tree --shift-bound paper --shift-scale 1 --value-clip horizon)
+       --mechanism tree --shift-scale 3.3) # 50-sim-http.sh's: updates one at a time
 start_daemon "${flags[@]}"
 : >"$TMP/tokens"
 for n in North South East; do enrol "$n clinic" >>"$TMP/tokens"; done

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The plausible set (docs/PRIVACY.md §3.4) end to end: a private billboardd
-# publishes an update whose billboard carries z and each step's sigma_y; in
-# a state with an action the data never took, and z at its widest (10: the
-# noise sd of that action's Q-value, sigma_1 / ridge, is about 0.5, its
-# range 2), the CLI's recommendation (computed locally) and the daemon's
-# (POST /v1/recommend) draw among both actions and say so, an episode's
-# pick (episode_key) stays the same when asked again; with
-# --plausible 0 the same data give the greedy action every time, and no set
-# on the wire. The formula itself is checked on known values in test_policy.
+# publishes an update whose billboard carries z (1, the default) and each
+# step's sigma_y; in a state whose two actions' feature rows differ by 0.02
+# in a direction the data never took (Q-values 0.02 w_3 apart, w_3 ~ noise /
+# ridge with sd 0.8, against the set's width z sd, about 0.2), the
+# CLI's recommendation (computed locally) and the daemon's (POST
+# /v1/recommend) draw among both actions and say so, an episode's pick
+# (episode_key) stays the same when asked again; a non-private billboardd
+# (no noise, z = 0 on its billboard, as on a database created before the
+# set) gives the greedy action every time from the same data, and no set on
+# the wire. The formula itself is checked on known values in test_policy.
 . "$(dirname "$0")/cli-lib.sh"
 
 # Episodes whose chosen rows never touch direction 2 (action 1's row below).
@@ -20,11 +22,10 @@ for i in range(1, 81):
     with open("%s/ep%02d.json" % (sys.argv[1], i), "w") as f:
         json.dump({"billboard_version": 0, "steps": steps}, f)
 PY
-echo '[[0.9,0.1,0.0],[0.0,0.0,1.0]]' >"$TMP/f.json"
+echo '[[0.9,0.1,0.0],[0.9,0.1,0.02]]' >"$TMP/f.json"
 
-play() { # the daemon's extra flags: enrol, submit the 80 episodes, wait for v >= 1
-    start_daemon --horizon 2 --dim 3 --actions 2 --max-episodes 200 --epsilon 10 \
-        --release-start 10 "$@"
+play() { # the privacy budget: enrol, submit the 80 episodes, wait for v >= 1
+    start_daemon --horizon 2 --dim 3 --actions 2 --max-episodes 200 --release-start 10 "$@"
     export BILLBOARD_SERVER="$URL" BILLBOARD_STATE="$TMP/state-$RANDOM.db"
     export BILLBOARD_ADMIN_TOKEN="$ADMIN"
     run 0 clinics add "Clinic P" --json
@@ -36,13 +37,13 @@ play() { # the daemon's extra flags: enrol, submit the 80 episodes, wait for v >
     [ "$(out 'd["version"]')" -ge 1 ] || fail "no update after 80 episodes: $(cat "$TMP/out")"
 }
 
-play --plausible 10 # the widest set: whatever the noise drew, both actions
+play --epsilon 10 # equal Q-values: whatever the noise drew, both actions
 req GET /v1/billboard
 expect_status 200
 python3 - "$TMP/body" <<'PY' || fail "billboard without the set: $(head -c 400 "$TMP/body")"
 import json, sys
 b = json.load(open(sys.argv[1]))
-assert b["plausible_z"] == 10, b.get("plausible_z")
+assert b["plausible_z"] == 1, b.get("plausible_z")
 assert all(s["sigma_y"] > 0 for s in b["steps"]), [s.get("sigma_y") for s in b["steps"]]
 PY
 seen_cli="" seen_api=""
@@ -93,13 +94,13 @@ run 0 recommend --step 1 --features "$TMP/f.json"
 grep -q "this episode's pick among the actions marked +" "$TMP/out" || fail "table: $(cat "$TMP/out")"
 stop_daemon
 
-DB="$TMP/greedy.db" play --plausible 0
+DB="$TMP/greedy.db" play --rho inf
 req GET /v1/billboard
-grep -q '"plausible_z"\|"sigma_y"' "$TMP/body" && fail "set on the wire with --plausible 0"
+grep -q '"plausible_z"\|"sigma_y"' "$TMP/body" && fail "set on the wire without noise"
 first=""
 for _ in $(seq 8); do
     run 0 recommend --step 1 --features "$TMP/f.json" --json
-    [ "$(out 'd["plausible"]')" = 1 ] || fail "a set with --plausible 0: $(cat "$TMP/out")"
+    [ "$(out 'd["plausible"]')" = 1 ] || fail "a set without noise: $(cat "$TMP/out")"
     a=$(out 'd["action"]')
     [ -z "$first" ] || [ "$a" = "$first" ] || fail "greedy action changed: $first then $a"
     first=$a

@@ -104,6 +104,7 @@ check_error() { # LINE WANT: the file with LINE added after the first line
     return 0
 }
 check_error "bogus = 1" "2: unknown key 'bogus'"
+check_error "value-clip = remaining" "2: 'value-clip' is not a setting: how the learner works"
 check_error "port = 8080" "6: duplicate key 'port' (first at line 2)"
 check_error "timeout" "2: timeout has no value: write 'timeout = VALUE'"
 check_error "timeout =" "2: timeout has no value"

@@ -427,7 +427,7 @@ static void round_trip(struct bb_params *p, const char *flag, const char *value,
                        struct bb_params *back)
 {
     char why[256], want[96];
-    assert_int_equal(bb_config_option(p, flag, value, why, sizeof(why)), BB_OK);
+    assert_int_equal(bb_config_stored_option(p, flag, value, why, sizeof(why)), BB_OK);
     char *js = bb_config_dump(p);
     snprintf(want, sizeof(want), "\"%s\":\"%s\"", flag + 2, value);
     assert_non_null(strstr(js, want));
@@ -457,9 +457,9 @@ static void test_stored_config_keys(void **state)
     assert_true(p.release_start == 3000);
     assert_int_equal(bb_config_option(&p, "--release-start", "auto", why, sizeof(why)), BB_OK);
     assert_true(p.release_start == 0);
-    assert_int_equal(bb_config_option(&p, "--prior-policy", "greedy", why, sizeof(why)), BB_OK);
+    assert_int_equal(bb_config_stored_option(&p, "--prior-policy", "greedy", why, sizeof(why)), BB_OK);
     assert_int_equal(p.prior_policy, BB_PRIOR_GREEDY);
-    assert_int_equal(bb_config_option(&p, "--prior-policy", "random", why, sizeof(why)),
+    assert_int_equal(bb_config_stored_option(&p, "--prior-policy", "random", why, sizeof(why)),
                      BB_EINVAL);
     assert_int_equal(bb_config_load("{\"release-start\":\"1\"}", &back, why, sizeof(why)), BB_OK);
     assert_int_equal(back.prior_policy, BB_PRIOR_GREEDY);
@@ -467,14 +467,14 @@ static void test_stored_config_keys(void **state)
     /* The plausible set: stored and loaded as given; a configuration from
      * before it existed keeps the greedy action (z = 0). */
     assert_true(back.plausible_z == 0 && back.plausible_floor == 0);
-    assert_int_equal(bb_config_option(&p, "--plausible", "0.75", why, sizeof(why)), BB_OK);
+    assert_int_equal(bb_config_stored_option(&p, "--plausible", "0.75", why, sizeof(why)), BB_OK);
     js = bb_config_dump(&p);
     assert_non_null(strstr(js, "\"plausible\":\"0.75\""));
     assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
     assert_true(back.plausible_z == 0.75);
     assert_true(back.plausible_floor == 0.025);
     free(js);
-    assert_int_equal(bb_config_option(&p, "--plausible", "x", why, sizeof(why)), BB_EINVAL);
+    assert_int_equal(bb_config_stored_option(&p, "--plausible", "x", why, sizeof(why)), BB_EINVAL);
     /* The (epsilon, delta) conversion and the y sensitivity bound: stored
      * and loaded as given; a configuration from before they existed keeps
      * Bun–Steinke and the triangle bound, and so the rho and every noise
@@ -501,9 +501,9 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(back.indefinite, BB_INDEF_DOUBLE);
     round_trip(&p, "--indefinite", "refuse", &back);
     assert_int_equal(back.indefinite, BB_INDEF_REFUSE);
-    assert_int_equal(bb_config_option(&p, "--indefinite", "fix", why, sizeof(why)), BB_EINVAL);
+    assert_int_equal(bb_config_stored_option(&p, "--indefinite", "fix", why, sizeof(why)), BB_EINVAL);
     assert_int_equal(bb_config_option(&p, "--conversion", "rdp", why, sizeof(why)), BB_EINVAL);
-    assert_int_equal(bb_config_option(&p, "--y-sensitivity", "2", why, sizeof(why)), BB_EINVAL);
+    assert_int_equal(bb_config_stored_option(&p, "--y-sensitivity", "2", why, sizeof(why)), BB_EINVAL);
     /* Exact arithmetic (docs/PRIVACY.md §5): a stored key, never a flag. A
      * new configuration stores "exact"; one from before exact arithmetic
      * loads as "float" and so derives the noise it was created with
@@ -536,6 +536,32 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(bb_config_option(&p, "--next-discount", "1", why, sizeof(why)), BB_ENOTFOUND);
     for (size_t i = 0; bb_config_flag(i); i++)
         assert_string_not_equal(bb_config_flag(i), "next-discount");
+    /* The keys that were flags until the learner's levers were measured
+     * (docs/DAEMON.md "Stored keys"): a database stores them all, a command
+     * line or configuration file sets none, the simulator sets every one. */
+    static const char *const demoted[][2] = {
+        {"failure-prob", "0.25"},    {"update-ratio", "3"},     {"shift-bound", "paper"},
+        {"indefinite", "refuse"},   {"value-clip", "horizon"}, {"prior-policy", "greedy"},
+        {"y-exponent", "0"},        {"prior-value", "0.25"},    {"y-sensitivity", "triangle"},
+        {"plausible", "0"},         {"plausible-floor", "0.125"},
+    };
+    for (size_t i = 0; i < sizeof(demoted) / sizeof(demoted[0]); i++) {
+        char flag[64];
+        snprintf(flag, sizeof(flag), "--%s", demoted[i][0]);
+        struct bb_params t = p;
+        assert_int_equal(bb_config_option(&t, flag, demoted[i][1], why, sizeof(why)), BB_ENOTFOUND);
+        for (size_t j = 0; bb_config_flag(j); j++)
+            assert_string_not_equal(bb_config_flag(j), demoted[i][0]);
+        size_t k = 0;
+        while (bb_config_key(k) && strcmp(bb_config_key(k), demoted[i][0]) != 0)
+            k++;
+        assert_non_null(bb_config_key(k)); /* the simulator's option */
+        round_trip(&t, flag, demoted[i][1], &back);
+        char *a = bb_config_dump(&t), *b = bb_config_dump(&back);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+    }
     struct bb_params swept = p;
     assert_int_equal(bb_config_stored_option(&swept, "--next-discount", "3", why, sizeof(why)), BB_OK);
     assert_rel(swept.next_discount, 3.0, 0);
@@ -543,6 +569,38 @@ static void test_stored_config_keys(void **state)
                      BB_EINVAL);
     assert_int_equal(bb_config_stored_option(&swept, "--no-such", "1", why, sizeof(why)),
                      BB_ENOTFOUND);
+}
+
+/* GET /v1/config and --print-params report the bound on y's change in
+ * force, whatever the stored key asks for: the centred release needs simplex
+ * or onehot rows, the nonnegative bound too. */
+static void test_reported_y_sensitivity(void **state)
+{
+    (void)state;
+    static const struct {
+        enum bb_features f;
+        enum bb_y_sensitivity asked;
+        const char *reported;
+    } c[] = {
+        {BB_FEATURES_SIMPLEX, BB_YSENS_CENTRED, "centred"},
+        {BB_FEATURES_ONEHOT, BB_YSENS_CENTRED, "centred"},
+        {BB_FEATURES_BALL, BB_YSENS_CENTRED, "triangle"},
+        {BB_FEATURES_SIMPLEX, BB_YSENS_NONNEGATIVE, "nonnegative"},
+        {BB_FEATURES_ONEHOT, BB_YSENS_NONNEGATIVE, "nonnegative"},
+        {BB_FEATURES_SIMPLEX, BB_YSENS_TRIANGLE, "triangle"},
+        {BB_FEATURES_BALL, BB_YSENS_NONNEGATIVE, "triangle"},
+    };
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        struct bb_params p;
+        struct bb_config_info info;
+        bb_params_defaults(&p);
+        p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+        p.features = c[i].f, p.y_sensitivity = c[i].asked;
+        assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+        assert_int_equal(bb_config_info_of(&p, &info), BB_OK);
+        assert_string_equal(info.y_sensitivity, c[i].reported);
+        bb_config_info_release(&info);
+    }
 }
 
 /* A configuration whose 'auto' choices are pinned (bb_config_pin) derives to
@@ -660,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_where),
         cmocka_unit_test(test_stored_config_keys),
+        cmocka_unit_test(test_reported_y_sensitivity),
         cmocka_unit_test(test_config_pin),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -883,6 +883,38 @@ static void test_feature_rows(void **state)
     assert_non_null(strstr(why, "sums to 1.5"));
 }
 
+/* Simplex rows under the triangle bound on y's change (a stored key;
+ * docs/PRIVACY.md §3.3): the privacy constants of ball rows, but for ball
+ * rows' slack eta of a float norm check (noise (1 + eta) larger, eta ~
+ * d 2^-53); and an indefinite Lambda~'s rule (§1.4) moves none of them. */
+static void test_stored_keys_privacy(void **state)
+{
+    (void)state;
+    struct bb_params a, b;
+    bb_params_defaults(&a);
+    a.H = 5, a.d = 8, a.A = 5, a.K_max = 100000, a.epsilon = 10;
+    b = a;
+    b.features = BB_FEATURES_SIMPLEX, b.y_sensitivity = BB_YSENS_TRIANGLE;
+    assert_int_equal(bb_params_derive(&a, NULL, 0), BB_OK);
+    assert_int_equal(bb_params_derive(&b, NULL, 0), BB_OK);
+    const double eta = 8 * 0x1p-53;
+    assert_rel(a.ridge, b.ridge, 0);
+    assert_rel(a.rho_y, b.rho_y, 0);
+    assert_int_equal(a.max_updates, b.max_updates);
+    assert_true(b.sigma_y_eff < a.sigma_y_eff && a.sigma_y_eff <= b.sigma_y_eff * (1 + 2 * eta));
+    assert_true(b.sigma_gram_eff < a.sigma_gram_eff &&
+                a.sigma_gram_eff <= b.sigma_gram_eff * (1 + 2 * eta));
+    for (int h = 0; h < 5; h++) {
+        double x = bb_params_sigma_y_drawn_step(&a, h), y = bb_params_sigma_y_drawn_step(&b, h);
+        assert_true(y < x && x <= y * (1 + 2 * eta));
+    }
+    for (int rule = BB_INDEF_REFUSE; rule <= BB_INDEF_DOUBLE; rule++) {
+        struct bb_params q = a;
+        q.indefinite = (enum bb_indefinite)rule;
+        assert_same_privacy(&q, &a);
+    }
+}
+
 /* One-hot rows (docs/PRIVACY.md §1.6): the Gram noise is diagonal, so the
  * tight bound is the largest of d R H scalars, s sqrt(2 ln(2 d R H / p)),
  * not s (2 sqrt d + sqrt(2 ln(R H / p))); every other privacy constant is
@@ -1193,6 +1225,7 @@ int main(void)
         cmocka_unit_test(test_exact_k_max),
         cmocka_unit_test(test_feature_rows),
         cmocka_unit_test(test_onehot_bound),
+        cmocka_unit_test(test_stored_keys_privacy),
         cmocka_unit_test(test_y_nonnegative),
         cmocka_unit_test(test_y_centred),
         cmocka_unit_test(test_ridge_and_edge),
