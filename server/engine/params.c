@@ -23,7 +23,7 @@
  * "Tuning record". */
 #define GRAM_SHARE_DEFAULT      0.2   /* f: rho_gram = f rho */
 #define Y_EXPONENT_DEFAULT      1.0   /* sigma_h ~ Delta_h^p */
-#define PRIOR_VALUE_DEFAULT     0.5   /* kappa of bb_params_prior_target */
+#define PRIOR_VALUE_DEFAULT     0.35  /* kappa of bb_params_prior_target */
 #define PLAUSIBLE_DEFAULT       1.0   /* z of the plausible set (§3.4) */
 #define PLAUSIBLE_FLOOR_DEFAULT 0.025 /* its floor f */
 #define SHIFT_SCALE_DEFAULT     0.25  /* lambda~ / the tight bound (§1.4) */

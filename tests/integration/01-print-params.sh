@@ -61,7 +61,7 @@ for h, x in enumerate(s):
     assert abs(x - want) <= 1e-4 * want, (h, x, want)
 assert d["sigma_y_drawn"] == s[0], d["sigma_y_drawn"]
 ' || { echo "per-step y noise wrong" >&2; exit 1; }
-# The next values come from regressions shrunk towards 0.5 of each step's
+# The next values come from regressions shrunk towards 0.35 of each step's
 # largest target, H - h + 1
 # (prior-value, docs/PRIVACY.md §3.2): post-processing, so sigma_y and the
 # ridge do not move with it (test_params); none in a non-private run.
@@ -70,8 +70,8 @@ assert d["sigma_y_drawn"] == s[0], d["sigma_y_drawn"]
 python3 - "$TMP/p02.json" <<'PY' || { echo "prior target wrong" >&2; exit 1; }
 import json, sys
 a = json.load(open(sys.argv[1]))
-assert a["prior_value"] == 0.5, a["prior_value"]
-want = [0.5 * (5 - h) for h in range(5)]
+assert a["prior_value"] == 0.35, a["prior_value"]
+want = [0.35 * (5 - h) for h in range(5)]
 assert all(abs(x - w) <= 1e-12 for x, w in zip(a["prior_target_step"], want)), a
 # The plausible set (docs/PRIVACY.md §3.4): z = 1 and floor 0.025,
 # post-processing (test_params).

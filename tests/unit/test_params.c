@@ -560,11 +560,11 @@ static void test_prior_target(void **state)
     (void)state;
     struct bb_params p;
     bb_params_defaults(&p);
-    assert_rel(p.prior_value, 0.5, 0); /* the default */
+    assert_rel(p.prior_value, 0.35, 0); /* the default */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     /* kappa times the step's largest target, r + V_{h+1} <= H - h (0-based) */
-    static const double want[] = {2.5, 2.0, 1.5, 1.0, 0.5};
+    static const double want[] = {1.75, 1.4, 1.05, 0.7, 0.35};
     for (int h = 0; h < 5; h++)
         assert_rel(bb_params_prior_target(&p, h), want[h], 1e-15);
     /* The privacy constants do not move with it: it is post-processing. */
