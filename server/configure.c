@@ -91,10 +91,6 @@ int bb_configure_print(const struct bb_options *opts, FILE *f)
                 why);
         goto out;
     }
-    if (p.calibration != BB_CAL_CORRECTED) {
-        bb_log(BB_LOG_ERROR, "only the corrected calibration may be served");
-        goto out;
-    }
     if (bb_params_derive(&p, why, sizeof(why)) != BB_OK) {
         derive_error(opts, why);
         goto out;

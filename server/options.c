@@ -211,8 +211,8 @@ void bb_options_usage(FILE *f)
             "\n"
             "The configuration flags below are fixed when the database is created: a\n"
             "later start may repeat them but not change them (that would void the\n"
-            "privacy proof). --calibration paper and --update-rule every are refused\n"
-            "unless the run is non-private (--rho inf).\n\n%s",
+            "privacy proof). --update-rule every is refused unless the run is\n"
+            "non-private (--rho inf).\n\n%s",
             wrapped_priorities(), bb_config_usage());
 }
 

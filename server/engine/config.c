@@ -50,7 +50,6 @@ static const struct opt opts[] = {
     {"max-updates", K_LONG, OFF(max_updates_cap), 0, LONG_MAX, NULL, 0},
     {"beta", K_DOUBLE, OFF(beta), 0, 0, NULL, 0},
     {"update-rule", K_ENUM, OFF(update_rule), 0, 0, bb_update_rule_names, 0},
-    {"calibration", K_ENUM, OFF(calibration), 0, 0, bb_calibration_names, 0},
     {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL, 0},
     {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL, 0},
     {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL, 0},
@@ -61,6 +60,7 @@ static const struct opt opts[] = {
      * kept so that a database goes on as it was created. The first group
      * were flags once (a database stores them all); the simulator sets them
      * for its ablations (bb_config_stored_option). */
+    {"calibration", K_ENUM, OFF(calibration), 0, 0, bb_calibration_names, 1},
     {"failure-prob", K_DOUBLE, OFF(failure_prob), 0, 0, NULL, 1},
     {"update-ratio", K_DOUBLE, OFF(update_ratio), 0, 0, NULL, 1},
     {"shift-bound", K_ENUM, OFF(shift_bound), 0, 0, bb_bound_names, 1},

@@ -219,7 +219,7 @@ refuse "rho" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho -1
 refuse "bad value" --horizon five --dim 10 --actions 4 --max-episodes 10 --rho 1
 refuse "unknown option" --horizon 5 --bogus 1
 refuse "bad value" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --epsilon 1 --conversion renyi
-refuse "corrected" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho 1 --calibration paper
+refuse "not a flag" --horizon 5 --dim 10 --actions 4 --max-episodes 10 --rho 1 --calibration paper
 # The default release grid base is 1.25 (issue 29, docs/RESULTS.md "Levers"):
 # more grid points than 1.5 from the auto start, which still satisfies its rule.
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 |

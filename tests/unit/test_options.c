@@ -543,7 +543,7 @@ static void test_stored_config_keys(void **state)
         {"failure-prob", "0.25"},    {"update-ratio", "3"},     {"shift-bound", "paper"},
         {"indefinite", "refuse"},   {"value-clip", "horizon"}, {"prior-policy", "greedy"},
         {"y-exponent", "0"},        {"prior-value", "0.25"},    {"y-sensitivity", "triangle"},
-        {"plausible", "0"},         {"plausible-floor", "0.125"},
+        {"plausible", "0"},         {"plausible-floor", "0.125"}, {"calibration", "paper"},
     };
     for (size_t i = 0; i < sizeof(demoted) / sizeof(demoted[0]); i++) {
         char flag[64];
