@@ -24,6 +24,29 @@
 #define MAX_LIST 16
 #define MAX_RUNS 256
 
+/* The configuration's flags (stored 0) or its stored-only keys (stored 1),
+ * from config.c's table, as --names wrapped under the usage text. */
+static void print_keys(FILE *f, int stored)
+{
+    int col = 0;
+    for (size_t i = 0; bb_config_key(i); i++) {
+        const char *k = bb_config_key(i);
+        int is_flag = 0;
+        for (size_t j = 0; bb_config_flag(j) && !is_flag; j++)
+            is_flag = strcmp(bb_config_flag(j), k) == 0;
+        if (is_flag == stored)
+            continue;
+        int w = (int)strlen(k) + 3;
+        if (col > 0 && col + w > 76) {
+            fputc('\n', f);
+            col = 0;
+        }
+        col += fprintf(f, "%s--%s", col == 0 ? "    " : " ", k);
+    }
+    if (col > 0)
+        fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: billboard-sim [options]\n"
@@ -51,15 +74,14 @@ static void usage(FILE *f)
                "                       'inf' runs them non-private\n"
                "  --beta B             bonus scale (default: billboardd's, docs/RESULTS.md)\n"
                "  --beta-sweep LIST    one run per beta, e.g. 0.1,0.3,1,3,10\n"
-               "  (also every configuration flag of billboardd: --delta --gram-share\n"
-               "   --max-updates --max-episodes --mechanism --release-base --release-start\n"
-               "   --shift-scale --update-rule --features, billboardd --help lists them;\n"
-               "   --features defaults to the environment's set: simplex if every feature\n"
-               "   row is >= 0 with sum <= 1, else ball. And, for ablations, every key the\n"
-               "   daemon stores that no flag sets, docs/DAEMON.md: --failure-prob\n"
-               "   --update-ratio --shift-bound --indefinite --value-clip --prior-policy\n"
-               "   --y-exponent --prior-value --y-sensitivity --plausible --plausible-floor\n"
-               "   --arithmetic --next-discount)\n\n"
+               "  Also every configuration flag of billboardd (billboardd --help lists\n"
+               "  them; --features defaults to the environment's set: simplex if every\n"
+               "  feature row is >= 0 with sum <= 1, else ball):\n");
+    print_keys(f, 0);
+    fprintf(f, "  and, for ablations, every key the daemon stores that no flag sets\n"
+               "  (docs/DAEMON.md, \"Stored keys\"):\n");
+    print_keys(f, 1);
+    fprintf(f, "\n"
                "Sweep (instead of the runs above; docs/RESULTS.md):\n"
                "  --sweep FLAG=LIST    an axis: a configuration flag without dashes and its\n"
                "                       values, e.g. --sweep beta=1,2 --sweep mechanism=tree,grid;\n"

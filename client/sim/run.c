@@ -72,9 +72,17 @@ int bb_sim_params(const struct bb_sim_env *env, enum bb_sim_algo algo, const str
                 snprintf(why, whylen, "%s needs --epsilon or --rho", bb_sim_algo_name(algo));
             return BB_EINVAL;
         }
+        /* The algorithm names the calibration: a private run may not have
+         * the paper's (billboardd refuses to serve it), and --algo paper is
+         * the paper's construction whatever the options say. */
+        if (algo == BB_SIM_PRIVATE && p->calibration != BB_CAL_CORRECTED) {
+            if (why && whylen)
+                snprintf(why, whylen, "--calibration paper: that is --algo paper");
+            return BB_EINVAL;
+        }
         p->calibration = algo == BB_SIM_PAPER ? BB_CAL_PAPER : BB_CAL_CORRECTED;
-        p->update_rule = BB_UPDATE_RARE;
         if (algo == BB_SIM_PAPER) { /* the paper's construction as printed */
+            p->update_rule = BB_UPDATE_RARE;
             p->mechanism = BB_MECH_TREE;
             p->shift_bound = BB_BOUND_PAPER;
             p->shift_scale = 1;

@@ -95,7 +95,7 @@ fi
 # levers were measured: each of these keys is stored with the database
 # (docs/DAEMON.md "Stored keys"), and the command line refuses it; the
 # simulator sets them for its ablations.
-for key in failure-prob update-ratio shift-bound indefinite value-clip prior-policy \
+for key in calibration failure-prob update-ratio shift-bound indefinite value-clip prior-policy \
     y-exponent prior-value y-sensitivity plausible plausible-floor; do
     err=$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
         "--$key" 1 2>&1 >/dev/null) && { echo "--$key, a stored key, was accepted as a flag" >&2; exit 1; }

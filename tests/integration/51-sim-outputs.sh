@@ -9,6 +9,20 @@ SIM=$(realpath "$O/billboard-sim")
 [ -x "$SIM" ] || fail "no $SIM"
 cd "$TMP"
 RUN=(--env riverswim --states 3 --episodes 200 --seed 1 --quiet)
+
+# --help lists the stored keys the simulator takes for its ablations, from
+# the configuration's own table (a stored key the daemon refuses as a flag).
+"$SIM" --help >help.out
+for key in calibration prior-value next-discount arithmetic; do
+    grep -A4 'for ablations' help.out | grep -q -- "--$key\b" || fail "--help does not list --$key"
+done
+# The options reach the run: --algo private with the paper's calibration,
+# or with an update after every episode, is refused, not run as the
+# defaults.
+"$SIM" "${RUN[@]}" --algo private --calibration paper >/dev/null 2>err && fail "--calibration paper ran private"
+grep -q "that is --algo paper" err || fail "unclear message: $(cat err)"
+"$SIM" "${RUN[@]}" --algo private --update-rule every >/dev/null 2>err && fail "--update-rule every ran private"
+grep -q "cannot update after every episode" err || fail "unclear message: $(cat err)"
 HEAD='| run | ε | β |'
 SWEEP_HEAD='| ε | configuration'
 
