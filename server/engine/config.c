@@ -23,7 +23,14 @@ static int bad(char *why, size_t whylen, const char *name, const char *value)
 
 /* The configuration flags: every field of struct bb_params the caller sets.
  * One table serves parsing, the stored form and its comparison. */
-enum kind { K_INT, K_LONG, K_DOUBLE, K_ENUM, K_DOUBLE_AUTO /* 'auto' = 0 */ };
+enum kind {
+    K_INT,
+    K_LONG,
+    K_DOUBLE,
+    K_ENUM,
+    K_DOUBLE_AUTO,  /* 'auto' = 0 */
+    K_PRIOR_AUTO    /* 'auto' = BB_PRIOR_VALUE_AUTO, else a number >= 0 */
+};
 
 struct opt {
     const char *name; /* without the leading dashes; the stored key */
@@ -68,7 +75,7 @@ static const struct opt opts[] = {
     {"value-clip", K_ENUM, OFF(value_clip), 0, 0, bb_value_clip_names, 1},
     {"prior-policy", K_ENUM, OFF(prior_policy), 0, 0, bb_prior_policy_names, 1},
     {"y-exponent", K_DOUBLE, OFF(y_exponent), 0, 0, NULL, 1},
-    {"prior-value", K_DOUBLE, OFF(prior_value), 0, 0, NULL, 1},
+    {"prior-value", K_PRIOR_AUTO, OFF(prior_value), 0, 0, NULL, 1},
     {"y-sensitivity", K_ENUM, OFF(y_sensitivity), 0, 0, bb_y_sensitivity_names, 1},
     {"plausible", K_DOUBLE, OFF(plausible_z), 0, 0, NULL, 1},
     {"plausible-floor", K_DOUBLE, OFF(plausible_floor), 0, 0, NULL, 1},
@@ -135,9 +142,11 @@ static int set_option(struct bb_params *p, const struct opt *o, const char *name
         return BB_OK;
     case K_DOUBLE:
     case K_DOUBLE_AUTO:
-        if (o->kind == K_DOUBLE_AUTO && strcmp(value, "auto") == 0)
-            x = 0;
-        else if (bb_parse_double(value, &x) != BB_OK || (o->kind == K_DOUBLE_AUTO && x == 0))
+    case K_PRIOR_AUTO:
+        if (o->kind != K_DOUBLE && strcmp(value, "auto") == 0)
+            x = o->kind == K_DOUBLE_AUTO ? 0 : BB_PRIOR_VALUE_AUTO;
+        else if (bb_parse_double(value, &x) != BB_OK || (o->kind == K_DOUBLE_AUTO && x == 0) ||
+                 (o->kind == K_PRIOR_AUTO && !(x >= 0)))
             return bad(why, whylen, name, value);
         *(double *)field = x;
         return BB_OK;
@@ -180,7 +189,8 @@ char *bb_config_dump(const struct bb_params *p)
             snprintf(v, sizeof(v), "%.17g", *(const double *)field);
             break;
         case K_DOUBLE_AUTO:
-            if (*(const double *)field == 0)
+        case K_PRIOR_AUTO:
+            if (*(const double *)field == (opts[i].kind == K_DOUBLE_AUTO ? 0 : BB_PRIOR_VALUE_AUTO))
                 snprintf(v, sizeof(v), "auto");
             else
                 snprintf(v, sizeof(v), "%.17g", *(const double *)field);
@@ -251,6 +261,7 @@ void bb_config_pin(struct bb_params *given, const struct bb_params *derived)
     given->release_start = derived->release_start;
     given->max_updates_cap = derived->max_updates;
     given->shift_scale = derived->shift_scale;
+    given->prior_value = derived->prior_value;
 }
 
 void bb_config_keep_pinned(struct bb_params *t, const struct bb_params *stored)
@@ -263,6 +274,8 @@ void bb_config_keep_pinned(struct bb_params *t, const struct bb_params *stored)
         t->max_updates_cap = stored->max_updates_cap;
     if (t->shift_scale == 0)
         t->shift_scale = stored->shift_scale;
+    if (t->prior_value == BB_PRIOR_VALUE_AUTO)
+        t->prior_value = stored->prior_value;
 }
 
 /* The help text's parts around the mechanisms, whose names come from

@@ -50,7 +50,8 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
  * values that ask it to choose: the mechanism ('auto'), the release start
  * k0 ('auto'), the update cap N_max (--max-updates 0, the bound) and the
  * shift scale ('auto'; post-processing, pinned so that an upgrade does not
- * move a running service's ridge). The
+ * move a running service's ridge) and the prior kappa ('auto', by the
+ * feature set; post-processing, pinned likewise). The
  * stored configuration holds these, not 'auto', so that a later version
  * whose rule would choose differently cannot move a running database's
  * grid or N_max, both of which its privacy accounting depends on. */

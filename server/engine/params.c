@@ -23,7 +23,7 @@
  * "Tuning record". */
 #define GRAM_SHARE_DEFAULT      0.2   /* f: rho_gram = f rho */
 #define Y_EXPONENT_DEFAULT      1.0   /* sigma_h ~ Delta_h^p */
-#define PRIOR_VALUE_DEFAULT     0.35  /* kappa of bb_params_prior_target */
+#define PRIOR_VALUE_ONEHOT      0.35  /* kappa of bb_params_prior_target, onehot rows */
 #define PLAUSIBLE_DEFAULT       1.0   /* z of the plausible set (§3.4) */
 #define PLAUSIBLE_FLOOR_DEFAULT 0.025 /* its floor f */
 #define SHIFT_SCALE_DEFAULT     0.25  /* lambda~ / the tight bound (§1.4) */
@@ -51,7 +51,7 @@ void bb_params_defaults(struct bb_params *p)
     p->indefinite = BB_INDEF_DOUBLE;
     p->value_clip = BB_VCLIP_REMAINING;
     p->y_exponent = Y_EXPONENT_DEFAULT;
-    p->prior_value = PRIOR_VALUE_DEFAULT;
+    p->prior_value = BB_PRIOR_VALUE_AUTO; /* by the feature set: check_levers */
     p->features = BB_FEATURES_BALL;
     p->y_sensitivity = BB_YSENS_CENTRED;
     p->arithmetic = BB_ARITH_EXACT;
@@ -185,7 +185,11 @@ static void paper_levers(struct bb_params *p)
 }
 
 /* The enums and the levers: a reason, or NULL if they are valid. Resolves
- * the auto shift scale, a function of the declared feature set. */
+ * the auto shift scale and the auto prior, functions of the declared
+ * feature set: onehot rows shrink the next values towards
+ * PRIOR_VALUE_ONEHOT of the largest target, so that cells no data reached
+ * look worth visiting; other rows towards 0, the paper's (docs/PRIVACY.md
+ * §3.2). */
 static const char *check_levers(struct bb_params *p)
 {
     if (!bb_mechanism_name(p->mechanism))
@@ -216,8 +220,10 @@ static const char *check_levers(struct bb_params *p)
         return "shift scale must be 'auto' or a finite number > 0";
     if (!(p->y_exponent >= 0 && p->y_exponent <= 4))
         return "y noise exponent must be in [0, 4]";
+    if (p->prior_value == BB_PRIOR_VALUE_AUTO)
+        p->prior_value = bb_params_diagonal_gram(p) ? PRIOR_VALUE_ONEHOT : 0.0;
     if (!(p->prior_value >= 0 && p->prior_value <= 1))
-        return "prior value must be in [0, 1]";
+        return "prior value must be 'auto' or in [0, 1]";
     if (p->features != BB_FEATURES_BALL && !bb_params_simplex_rows(p))
         return "features must be ball, simplex or onehot";
     if (!(p->plausible_z >= 0 && p->plausible_z <= 10))

@@ -10,6 +10,9 @@
 
 #include "enums.h"
 
+/* prior_value 'auto': kappa by the feature set (bb_params_derive). */
+#define BB_PRIOR_VALUE_AUTO (-1.0)
+
 struct bb_params {
     /* --- configuration (set by the caller, then bb_params_derive) --- */
     int H;                         /* horizon, steps per episode */
@@ -46,7 +49,8 @@ struct bb_params {
                            step h+1's regression shrunk towards kappa times its
                            largest target instead of 0 (bb_params_prior_target,
                            lsvi.h; post-processing, docs/PRIVACY.md §3.2);
-                           0 = towards 0, the paper's */
+                           0 = towards 0, the paper's; BB_PRIOR_VALUE_AUTO
+                           = by the feature set, resolved by bb_params_derive */
     enum bb_features features;
     enum bb_y_sensitivity y_sensitivity; /* which bound on y's change; default centred */
     double plausible_z;                  /* z: clinics draw uniformly among the actions the y

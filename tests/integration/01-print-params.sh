@@ -61,18 +61,23 @@ for h, x in enumerate(s):
     assert abs(x - want) <= 1e-4 * want, (h, x, want)
 assert d["sigma_y_drawn"] == s[0], d["sigma_y_drawn"]
 ' || { echo "per-step y noise wrong" >&2; exit 1; }
-# The next values come from regressions shrunk towards 0.35 of each step's
-# largest target, H - h + 1
-# (prior-value, docs/PRIVACY.md §3.2): post-processing, so sigma_y and the
-# ridge do not move with it (test_params); none in a non-private run.
+# With onehot rows the next values come from regressions shrunk towards
+# 0.35 of each step's largest target, H - h + 1; with ball and simplex rows
+# towards 0 (prior-value auto, docs/PRIVACY.md §3.2): post-processing, so
+# sigma_y and the ridge do not move with it (test_params); none in a
+# non-private run.
+"$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
+    --features onehot >"$TMP/p02o.json"
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 \
     >"$TMP/p02.json"
-python3 - "$TMP/p02.json" <<'PY' || { echo "prior target wrong" >&2; exit 1; }
+python3 - "$TMP/p02.json" "$TMP/p02o.json" <<'PY' || { echo "prior target wrong" >&2; exit 1; }
 import json, sys
-a = json.load(open(sys.argv[1]))
-assert a["prior_value"] == 0.35, a["prior_value"]
+a, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert (a["features"], a["prior_value"]) == ("ball", 0), a["prior_value"]
+assert a["prior_target_step"] == [0] * 5, a
+assert o["prior_value"] == 0.35, o["prior_value"]
 want = [0.35 * (5 - h) for h in range(5)]
-assert all(abs(x - w) <= 1e-12 for x, w in zip(a["prior_target_step"], want)), a
+assert all(abs(x - w) <= 1e-12 for x, w in zip(o["prior_target_step"], want)), o
 # The plausible set (docs/PRIVACY.md §3.4): z = 1 and floor 0.025,
 # post-processing (test_params).
 assert (a["plausible"], a["plausible_floor"]) == (1.0, 0.025), a

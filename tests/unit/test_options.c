@@ -475,6 +475,18 @@ static void test_stored_config_keys(void **state)
     assert_true(back.plausible_floor == 0.025);
     free(js);
     assert_int_equal(bb_config_stored_option(&p, "--plausible", "x", why, sizeof(why)), BB_EINVAL);
+    /* The prior kappa: 'auto' (by the feature set, pinned at creation) or a
+     * number >= 0; no negative number stands for 'auto'. */
+    assert_int_equal(bb_config_stored_option(&p, "--prior-value", "auto", why, sizeof(why)), BB_OK);
+    assert_true(p.prior_value == BB_PRIOR_VALUE_AUTO);
+    js = bb_config_dump(&p);
+    assert_non_null(strstr(js, "\"prior-value\":\"auto\""));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_true(back.prior_value == BB_PRIOR_VALUE_AUTO);
+    free(js);
+    assert_int_equal(bb_config_stored_option(&p, "--prior-value", "-1", why, sizeof(why)), BB_EINVAL);
+    assert_int_equal(bb_config_stored_option(&p, "--prior-value", "0", why, sizeof(why)), BB_OK);
+    assert_true(p.prior_value == 0);
     /* The (epsilon, delta) conversion and the y sensitivity bound: stored
      * and loaded as given; a configuration from before they existed keeps
      * Bun–Steinke and the triangle bound, and so the rho and every noise
@@ -647,6 +659,11 @@ static void test_config_pin(void **state)
         snprintf(want, sizeof(want), "\"shift-scale\":\"%s\"", scale);
         if (!strstr(js, want))
             fail_msg("%s: want %s", js, want);
+        /* So is the prior's 'auto': 0.35 for onehot rows, 0 otherwise. */
+        snprintf(want, sizeof(want), "\"prior-value\":\"%s\"",
+                 derived.features == BB_FEATURES_ONEHOT ? "0.34999999999999998" : "0");
+        if (!strstr(js, want))
+            fail_msg("%s: want %s", js, want);
         assert_int_equal(bb_config_load(js, &loaded, why, sizeof(why)), BB_OK);
         again = loaded;
         assert_int_equal(bb_params_derive(&again, why, sizeof(why)), BB_OK);
@@ -662,6 +679,8 @@ static void test_config_pin(void **state)
         assert_int_equal(bb_config_option(&t, "--mechanism", "auto", why, sizeof(why)), BB_OK);
         assert_int_equal(bb_config_option(&t, "--max-updates", "0", why, sizeof(why)), BB_OK);
         assert_int_equal(bb_config_option(&t, "--shift-scale", "auto", why, sizeof(why)), BB_OK);
+        assert_int_equal(bb_config_stored_option(&t, "--prior-value", "auto", why, sizeof(why)),
+                         BB_OK);
         bb_config_keep_pinned(&t, &loaded);
         char *jt = bb_config_dump(&t);
         assert_string_equal(jt, js);

@@ -560,10 +560,25 @@ static void test_prior_target(void **state)
     (void)state;
     struct bb_params p;
     bb_params_defaults(&p);
-    assert_rel(p.prior_value, 0.35, 0); /* the default */
+    assert_rel(p.prior_value, BB_PRIOR_VALUE_AUTO, 0); /* the default: auto */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
+    /* 'auto' is 0 for ball and simplex rows, the paper's ridge towards 0 ... */
+    const enum bb_features zero[] = {BB_FEATURES_BALL, BB_FEATURES_SIMPLEX};
+    for (size_t i = 0; i < 2; i++) {
+        struct bb_params z = p;
+        z.features = zero[i];
+        assert_int_equal(bb_params_derive(&z, NULL, 0), BB_OK);
+        assert_rel(z.prior_value, 0, 0);
+        for (int h = 0; h < 5; h++)
+            assert_rel(bb_params_prior_target(&z, h), 0, 0);
+    }
+    /* ... and 0.35 for onehot rows, whose unvisited cells it makes worth a
+     * visit. */
+    p.features = BB_FEATURES_ONEHOT;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
-    /* kappa times the step's largest target, r + V_{h+1} <= H - h (0-based) */
+    assert_rel(p.prior_value, 0.35, 0);
+    /* kappa times the step's largest target, r + V_{h+1} <= H - h (0-based);
+     * a given kappa stands whatever the rows */
     static const double want[] = {1.75, 1.4, 1.05, 0.7, 0.35};
     for (int h = 0; h < 5; h++)
         assert_rel(bb_params_prior_target(&p, h), want[h], 1e-15);
@@ -576,6 +591,10 @@ static void test_prior_target(void **state)
     assert_rel(q.ridge, p.ridge, 0);
     assert_int_equal(q.max_updates, p.max_updates);
     assert_rel(bb_params_prior_target(&q, 2), 0.7 * 3, 1e-15);
+    q.features = BB_FEATURES_SIMPLEX; /* a given kappa is not the rows' */
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(q.prior_value, 0.7, 0);
+    q.features = BB_FEATURES_ONEHOT;
     /* V clipped to [0, H]: every target in [0, H + 1]. */
     q.value_clip = BB_VCLIP_HORIZON, q.prior_value = 0.5;
     assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
