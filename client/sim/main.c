@@ -24,13 +24,18 @@
 #define MAX_LIST 16
 #define MAX_RUNS 256
 
+static int sim_owns(const char *name);
+
 /* The configuration's flags (stored 0) or its stored-only keys (stored 1),
- * from config.c's table, as --names wrapped under the usage text. */
+ * from config.c's table, as --names wrapped under the usage text; not the
+ * ones the simulator takes as its own options or refuses (sim_owns). */
 static void print_keys(FILE *f, int stored)
 {
     int col = 0;
     for (size_t i = 0; bb_config_key(i); i++) {
         const char *k = bb_config_key(i);
+        if (sim_owns(k))
+            continue;
         int is_flag = 0;
         for (size_t j = 0; bb_config_flag(j) && !is_flag; j++)
             is_flag = strcmp(bb_config_flag(j), k) == 0;
@@ -239,6 +244,23 @@ static const struct bb_opt own[] = {
 #define NOWN (sizeof(own) / sizeof(own[0]))
 #define MAX_OPTS (NOWN + 64)
 
+/* The budget is the --epsilon list's, one run per value ('inf': non-private):
+ * a --rho would be replaced by it, so the simulator refuses it. */
+static const char *const refused_config[] = {"rho"};
+
+/* Whether name (without dashes) is one of the simulator's own options or a
+ * configuration key it refuses, rather than one it hands to the engine. */
+static int sim_owns(const char *name)
+{
+    for (size_t i = 0; i < NOWN; i++)
+        if (strcmp(own[i].name, name) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof(refused_config) / sizeof(refused_config[0]); i++)
+        if (strcmp(refused_config[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 /* The options with one whole number: where it goes and its least value. */
 static const struct {
     int id;
@@ -420,6 +442,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
             return 1;
         }
         snprintf(flag, sizeof(flag), "--%s", g.opt->name);
+        if (g.opt->id >= O_CONFIG && sim_owns(g.opt->name)) {
+            fprintf(stderr, "billboard-sim: %s: give the budgets as --epsilon LIST ('inf' for "
+                            "non-private), one run each\n", flag);
+            return BB_EINVAL;
+        }
         if (g.opt->id >= O_CONFIG) {
             int rc = bb_config_stored_option(&o->base, flag, g.value, why, sizeof(why));
             if (rc != BB_OK) {

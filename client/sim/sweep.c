@@ -35,6 +35,11 @@ int bb_sim_sweep_axis(struct bb_sim_sweep *s, char *spec, char *why, size_t whyl
     }
     struct bb_sim_axis *a = &s->axis[s->naxes];
     *eq = '\0';
+    if (strcmp(spec, "rho") == 0 || strcmp(spec, "epsilon") == 0) {
+        /* the budget is an axis of its own, set after the swept flags */
+        snprintf(why, whylen, "%s: give the budgets as --epsilon LIST", spec);
+        return BB_EINVAL;
+    }
     snprintf(a->flag, sizeof(a->flag), "--%s", spec);
     a->n = 0;
     char *save = NULL;

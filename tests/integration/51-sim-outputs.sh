@@ -23,6 +23,14 @@ done
 grep -q "that is --algo paper" err || fail "unclear message: $(cat err)"
 "$SIM" "${RUN[@]}" --algo private --update-rule every >/dev/null 2>err && fail "--update-rule every ran private"
 grep -q "cannot update after every episode" err || fail "unclear message: $(cat err)"
+# The budget is the --epsilon list's: a --rho, or a budget as a sweep axis,
+# would be replaced by it, so both are refused.
+"$SIM" "${RUN[@]}" --algo private --rho 1 >/dev/null 2>err && fail "--rho ran"
+grep -q "give the budgets as --epsilon" err || fail "unclear message: $(cat err)"
+"$SIM" --env riverswim --states 3 --episodes 50 --quiet --sweep rho=1,2 >/dev/null 2>err &&
+    fail "--sweep rho ran"
+grep -q "give the budgets as --epsilon" err || fail "unclear message: $(cat err)"
+"$SIM" --help | grep -A3 'every configuration flag' | grep -q -- '--rho' && fail "--help offers --rho"
 HEAD='| run | ε | β |'
 SWEEP_HEAD='| ε | configuration'
 
