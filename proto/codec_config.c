@@ -79,6 +79,7 @@ static const struct codec_field fields[] = {
     F("plausible", CODEC_REAL, plausible, O),
     F("plausible_floor", CODEC_REAL, plausible_floor, O),
     F("next_discount", CODEC_REAL, next_discount, O),
+    F("first_share", CODEC_REAL, first_share, O),
     T("version", version),
     CODEC_END,
 };

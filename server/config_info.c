@@ -76,6 +76,7 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
     out->plausible = p->plausible_z;
     out->plausible_floor = p->plausible_floor;
     out->next_discount = p->is_private ? p->next_discount : 0.0; /* no noise, nothing to discount */
+    out->first_share = bb_params_first_share(p);
     return BB_OK;
 }
 

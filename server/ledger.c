@@ -340,7 +340,11 @@ int bb_ledger_restore(struct bb_db *restored, const struct bb_params *p, const c
     }
     if (p->is_private) {
         out->rho_gram = (double)lost_timelines * p->rho_gram;
-        out->rho_y = p->max_updates > 0 ? (double)lost_updates * p->rho_y / p->max_updates : 0;
+        /* each lost update at the largest share, the first's (§2.3): a
+         * lost timeline may have begun anywhere, its first update included */
+        out->rho_y = p->max_updates > 0 ? (double)lost_updates * bb_params_y_update_share(p, 1) *
+                                              p->rho_y / p->max_updates
+                                        : 0;
     }
     out->lost_timelines = lost_timelines;
     out->lost_updates = lost_updates;

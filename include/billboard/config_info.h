@@ -56,6 +56,8 @@ struct bb_config_info {
                                           * non-private or from older daemons) */
     double plausible, plausible_floor;
     double next_discount; /* nu of the next values' noise discount (0 from older daemons) */
+    double first_share;   /* the first update's share of rho_y in force, in units of the
+                             average rho_y / N_max (0 from older daemons, which had 1) */
     char version[BB_CONFIG_NAME_MAX]; /* the daemon's build ("" from older daemons) */
 };
 

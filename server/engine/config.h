@@ -31,7 +31,7 @@ int bb_config_stored_option(struct bb_params *p, const char *name, const char *v
  * the last: for a caller's getopt_long table. Static. */
 const char *bb_config_flag(size_t i);
 
-/* The i-th stored key's name ("horizon", ..., "next-discount"): every flag,
+/* The i-th stored key's name ("horizon", ..., "first-share"): every flag,
  * then the keys no flag sets, NULL past the last; for the simulator, which
  * takes them all as options (bb_config_stored_option). Static. */
 const char *bb_config_key(size_t i);

@@ -45,6 +45,7 @@ struct bb_engine {
 struct bb_update {
     struct bb_engine *e;
     long n;
+    long number; /* 1-based: the schedule's count once this update began */
     double *gram, *chol, *logdet, *w, *y_noisy, *sigma_y, *ridge_step;
     int ran;
 };
@@ -439,6 +440,7 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
         bb_update_free(u);
         return rc;
     }
+    u->number = e->sched.updates;
     u->e = e;
     e->busy = 1;
     *out = u;
@@ -461,6 +463,7 @@ int bb_engine_update_run(struct bb_update *u)
         .w = u->w,
         .y_noisy = u->y_noisy,
         .sigma_y = u->sigma_y,
+        .update = u->number,
     };
     int rc = bb_lsvi_run(&job, &e->ws);
     if (rc == BB_OK)

@@ -232,9 +232,12 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
         const double ridge = job->ridge_step ? job->ridge_step[h] : job->ridge;
         const struct bb_sampler *ys = &job->y_noise[h];
         struct bb_sampler at;
-        if (ys->s2 != 0 && cap < bb_params_value_cap(p, h)) {
-            int rc = bb_sampler_init(&at, bb_params_sigma_y_drawn_at(p, h, cap),
-                                     bb_params_grid_y_at(p, h, cap));
+        /* y_noise[h] draws at the base sd of the full cap; a smaller cap or
+         * this update's share of rho_y draws at its own (ynoise.h) */
+        if (ys->s2 != 0 && (cap < bb_params_value_cap(p, h) ||
+                            bb_params_y_update_share(p, job->update) != 1.0)) {
+            int rc = bb_sampler_init(&at, bb_params_sigma_y_drawn_update(p, h, cap, job->update),
+                                     bb_params_grid_y_update(p, h, cap, job->update));
             if (rc != BB_OK)
                 return rc;
             ys = &at;

@@ -93,6 +93,9 @@ struct bb_lsvi_job {
                                         the centre is in force (may be NULL) */
     double *sigma_y;                 /* out, H: the sd step h's noise was drawn at
                                         (0 without noise; may be NULL) */
+    long update;                     /* this update's number, 1-based: its share of
+                                        rho_y (bb_params_y_update_share); 0 draws at
+                                        the base sds */
 };
 
 /* B = (1 + BB_SIMPLEX_SLACK) max(0, max_j (u_j + beta sqrt((Lambda^-1)_jj))):

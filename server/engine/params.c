@@ -30,6 +30,7 @@
 #define SHIFT_SCALE_ONEHOT      0.4   /* lambda~ / the diagonal bound of onehot rows (§1.6) */
 #define RELEASE_BASE_DEFAULT    1.25  /* g of the release grid k0 g^i (§1.2) */
 #define NEXT_DISCOUNT_DEFAULT   2.0   /* nu of the next values' noise discount (§3.5) */
+#define FIRST_SHARE_DEFAULT     2.0   /* a: the first update's share of rho_y (§2.3) */
 
 void bb_params_defaults(struct bb_params *p)
 {
@@ -58,6 +59,7 @@ void bb_params_defaults(struct bb_params *p)
     p->plausible_z = PLAUSIBLE_DEFAULT;
     p->plausible_floor = PLAUSIBLE_FLOOR_DEFAULT;
     p->next_discount = NEXT_DISCOUNT_DEFAULT;
+    p->first_share = FIRST_SHARE_DEFAULT;
 }
 
 /* Onehot rows start earlier: their Gram noise is diagonal, so a weight's
@@ -92,17 +94,18 @@ static int fail(char *why, size_t whylen, const char *msg)
 
 static int derive_at(struct bb_params *p, char *why, size_t whylen);
 
-/* The sigma_y the start's rule compares with: the triangle bound's (§2),
- * y_pair / 2 of which the nonnegative and centred bounds draw, so that the
- * smaller noise is a smaller noise at the same start. */
+/* The sigma_y the start's rule compares with: the first update's, whose
+ * share of rho_y is bb_params_first_share (§2.3), under the triangle bound
+ * (§2), y_pair / 2 of which the nonnegative and centred bounds draw, so that
+ * the smaller noise is a smaller noise at the same start. */
 static double start_sigma(const struct bb_params *q)
 {
-    return q->sigma_y * (2.0 / bb_params_y_pair(q));
+    return q->sigma_y * (2.0 / bb_params_y_pair(q)) * bb_params_y_update_scale(q, 1);
 }
 
 /* Release start 'auto' (docs/PRIVACY.md §1.2): the first release comes once
  * the episodes per feature direction, k0 / d, reach bb_params_start_snr
- * times sigma_y (the triangle bound's: start_sigma). sigma_y itself shrinks
+ * times the first update's sigma_y (the triangle bound's: start_sigma). It shrinks
  * as k0 grows (fewer grid points, fewer updates), so k0 is the smallest
  * integer k in [1, K_max / BB_RELEASE_START_CAP] with k >= snr d
  * sigma_y(k), found by bisection (k - snr d sigma_y(k) grows with k), or
@@ -180,6 +183,7 @@ static void paper_levers(struct bb_params *p)
     p->prior_value = 0;
     p->plausible_z = 0;
     p->next_discount = 0;
+    p->first_share = 1;
     p->conversion = BB_CONV_BUN_STEINKE;
     p->indefinite = BB_INDEF_REFUSE;
 }
@@ -232,6 +236,8 @@ static const char *check_levers(struct bb_params *p)
         return "plausible set floor must be in [0, 1]";
     if (!(p->next_discount >= 0 && p->next_discount <= 10))
         return "next-value noise discount must be in [0, 10]";
+    if (!(p->first_share >= 1 && p->first_share <= 10))
+        return "first update's share must be in [1, 10]";
     return NULL;
 }
 
@@ -445,9 +451,15 @@ double bb_params_rho_gram_spent(const struct bb_params *p, long episodes)
 
 double bb_params_rho_y_spent(const struct bb_params *p, long updates)
 {
-    if (!p->is_private)
+    if (!p->is_private || updates <= 0)
         return 0.0;
-    return p->rho_y * (double)updates / (double)p->max_updates;
+    const double a = bb_params_first_share(p), N = (double)p->max_updates;
+    if (a == 1.0)
+        return p->rho_y * (double)updates / N;
+    if (updates >= p->max_updates)
+        return p->rho_y; /* every share: exactly rho_y */
+    /* a, then (N - a) / (N - 1) for each later update (bb_params_y_update_share) */
+    return p->rho_y * (a + (double)(updates - 1) * ((N - a) / (N - 1.0))) / N;
 }
 
 double bb_params_rho_spent(const struct bb_params *p, long episodes, long updates, double *gram,

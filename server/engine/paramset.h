@@ -66,6 +66,11 @@ struct bb_params {
                                             of the y noise in Q_{h+1} (lsvi.c; post-processing,
                                             docs/PRIVACY.md §3.5); stored, never a flag;
                                             0 = max_a Q_{h+1}, the paper's */
+    double first_share;                  /* a: the first update's share of rho_y, in units of
+                                            the average rho_y / N_max; the later updates share
+                                            the rest equally (bb_params_y_update_share,
+                                            docs/PRIVACY.md §2.3); stored, never a flag;
+                                            1 = every update the same */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */

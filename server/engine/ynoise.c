@@ -99,11 +99,44 @@ double bb_params_y_snaps(const struct bb_params *p)
 
 double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap)
 {
+    return bb_params_sigma_y_drawn_update(p, h, cap, 0);
+}
+
+double bb_params_first_share(const struct bb_params *p)
+{
+    if (!p->is_private || p->calibration == BB_CAL_PAPER || p->max_updates < 2 ||
+        !(p->first_share > 1))
+        return 1.0;
+    const double half = 0.5 * (double)p->max_updates;
+    return p->first_share < half ? p->first_share : half;
+}
+
+double bb_params_y_update_share(const struct bb_params *p, long j)
+{
+    const double a = bb_params_first_share(p), N = (double)p->max_updates;
+    if (j <= 0 || a == 1.0)
+        return 1.0;
+    return j == 1 ? a : (N - a) / (N - 1.0);
+}
+
+double bb_params_y_update_scale(const struct bb_params *p, long j)
+{
+    const double share = bb_params_y_update_share(p, j);
+    return share == 1.0 ? 1.0 : 1.0 / sqrt(share);
+}
+
+double bb_params_grid_y_update(const struct bb_params *p, int h, double cap, long j)
+{
+    return bb_grid_for(bb_params_sigma_y_at(p, h, cap) * bb_params_y_update_scale(p, j));
+}
+
+double bb_params_sigma_y_drawn_update(const struct bb_params *p, int h, double cap, long j)
+{
     /* A ball row of ||phi||^2 <= 1 + eta moves a term by (1 + eta) times
      * the unit ball's bound at most (bb_params_row_slack). */
-    return bb_params_sigma_y_at(p, h, cap) *
+    return bb_params_sigma_y_at(p, h, cap) * bb_params_y_update_scale(p, j) *
            (1.0 + bb_params_row_slack(p) +
-            bb_params_y_snaps(p) * bb_params_grid_y_at(p, h, cap) * sqrt((double)p->d) /
+            bb_params_y_snaps(p) * bb_params_grid_y_update(p, h, cap, j) * sqrt((double)p->d) /
                 (bb_params_y_pair(p) * (1.0 + cap)));
 }
 

@@ -74,6 +74,29 @@ double bb_params_sigma_y_at(const struct bb_params *p, int h, double cap);
 double bb_params_grid_y_at(const struct bb_params *p, int h, double cap);
 double bb_params_sigma_y_drawn_at(const struct bb_params *p, int h, double cap);
 
+/* The first update's share of rho_y in force, in units of the average
+ * rho_y / N_max: the stored first-share a, at most N_max / 2 so that every
+ * later update keeps more than half the average; 1 with fewer than two
+ * updates, without noise and under the paper's calibration
+ * (docs/PRIVACY.md §2.3). */
+double bb_params_first_share(const struct bb_params *p);
+
+/* Update j's (1-based) share of rho_y in the same units: a =
+ * bb_params_first_share for j = 1, (N - a) / (N - 1) for every later
+ * update, so that the N = N_max shares sum to N and the updates together
+ * cost rho_y; 1 for j <= 0 (the base noise of the _step and _at values).
+ * Update j draws every step's noise at 1 / sqrt(share) times the base sd:
+ * bb_params_y_update_scale. */
+double bb_params_y_update_share(const struct bb_params *p, long j);
+double bb_params_y_update_scale(const struct bb_params *p, long j);
+
+/* Step h's y noise at update j with its next values clipped at cap: the
+ * _at sd times bb_params_y_update_scale(p, j), on the grid for that sd,
+ * inflated for snapping to it as _drawn_at is. j <= 0 (scale 1) gives the
+ * _at values. */
+double bb_params_grid_y_update(const struct bb_params *p, int h, double cap, long j);
+double bb_params_sigma_y_drawn_update(const struct bb_params *p, int h, double cap, long j);
+
 /* Whether the backward pass clips the next values at the bound from the
  * released regression and scales the y noise with it: a private run with
  * the corrected calibration and simplex rows (bb_params_simplex_rows). */

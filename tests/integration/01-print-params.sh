@@ -32,14 +32,16 @@ for k in ("L", "sigma_gram", "shift", "max_updates", "sigma_y", "rho", "epsilon"
 # bound x 0.25; V clipped to the steps left), values computed independently.
 check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "prefix_sd": 6.517109726, "shift": 16.71506233, "max_updates": 23, "sigma_y": 71.13367698}' \
     --horizon 5 --dim 10 --actions 4 --max-episodes 10000 --rho 1 --release-start 1 --gram-share 0.5
-# The default release start is auto: the smallest k0 >= 5 d sigma_y(k0)
-# (docs/PRIVACY.md §1.2; computed independently in tests/unit/test_params.c).
+# The default release start is auto: the smallest k0 >= 5 d sigma_1(k0),
+# sigma_1 the first update's sd, sigma_y(k0) / sqrt(min(2, G/2)) with the
+# first update's share a = 2 (docs/PRIVACY.md §1.2, §2.3; counted
+# independently in Python as tests/unit/test_params.c's a = 1 values were).
 # rho from epsilon by CKS (the default), by Bun–Steinke where asked.
-check '{"release_start": 1166, "releases": 11, "max_updates": 11, "sigma_y": 29.12789453, "gram_share": 0.2}' \
+check '{"release_start": 861, "releases": 12, "max_updates": 12, "sigma_y": 30.42309362, "gram_share": 0.2, "first_share": 2}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10
-check '{"release_start": 1250, "releases": 11, "max_updates": 11, "sigma_y": 31.23432195, "gram_share": 0.2}' \
+check '{"release_start": 923, "releases": 12, "max_updates": 12, "sigma_y": 32.6231853, "gram_share": 0.2}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --conversion bun-steinke
-check '{"release_start": 10072, "releases": 6, "sigma_y": 251.7950836}' \
+check '{"release_start": 7693, "releases": 7, "sigma_y": 271.9697743}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 1 --release-start auto --gram-share 0.5 \
     --conversion bun-steinke
 check '{"release_start": 1, "releases": 100000}' \
@@ -141,9 +143,9 @@ PY
 # The auto release start asks k0 / d >= 3 sigma_y of onehot rows, 5 of
 # the others (docs/PRIVACY.md §1.2; the Python count of test_params):
 # RiverSwim's S = 6 shape at epsilon 10.
-check '{"release_start": 9324, "releases": 6}' \
+check '{"release_start": 7122, "releases": 7}' \
     --horizon 20 --dim 12 --actions 2 --max-episodes 100000 --epsilon 10 --features simplex
-check '{"release_start": 6043, "releases": 7}' \
+check '{"release_start": 4568, "releases": 8}' \
     --horizon 20 --dim 12 --actions 2 --max-episodes 100000 --epsilon 10 --features onehot
 [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho inf \
     --features simplex | python3 -c 'import json,sys; print(json.load(sys.stdin)["next_value_bound"])')" = False ] ||
@@ -204,7 +206,7 @@ check '{"max_updates": 10}' \
 import json, sys
 d = json.load(sys.stdin)
 assert d["indefinite"] == "double" and d["shift_scale"] == 0.25, d
-assert abs(d["sigma_y"] - 29.12789453) < 1e-6 and d["release_start"] == 1166, d
+assert abs(d["sigma_y"] - 30.42309362) < 1e-6 and d["release_start"] == 861, d
 '
 
 
@@ -236,6 +238,18 @@ k0, n, x = d["release_start"], 0, d["release_start"]
 while x <= d["K_max"]:
     n, x = n + 1, x * 1.25
 assert d["releases"] == n and n > 11, (d["releases"], n)
-assert k0 >= 5 * d["d"] * d["sigma_y"], d
+a = min(d["first_share"], n / 2)  # the first update share (docs/PRIVACY.md §2.3)
+assert a == 2, d
+assert k0 >= 5 * d["d"] * d["sigma_y"] / math.sqrt(a), d
 ' || { echo "the default release grid is not g = 1.25" >&2; exit 1; }
+# The first update's share a (docs/PRIVACY.md §2.3): 2 in a private run, 1
+# without noise; a stored key that no flag sets.
+[ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho inf |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["first_share"])')" = 1.0 ] ||
+    { echo "a non-private run has a first share" >&2; exit 1; }
+if "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
+    --first-share 1 >/dev/null 2>&1; then
+    echo "--first-share, a stored key, was accepted as a flag" >&2
+    exit 1
+fi
 echo "print-params ok"

@@ -114,12 +114,12 @@ sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e 's/"mechanism":"grid-sqrt"/"mechanism":"auto"/' -e 's/,"y-exponent":"1"//' \
     -e 's/,"prior-value":"[^"]*"//' -e 's/,"features":"[^"]*"//' \
     -e 's/"plausible":"[^"]*",//' -e 's/"plausible-floor":"[^"]*",//' \
-    -e 's/"next-discount":"[^"]*",//' \
+    -e 's/"next-discount":"[^"]*",//' -e 's/,"first-share":"[^"]*"//' \
     -e 's/"conversion":"[^"]*",//' -e 's/,"y-sensitivity":"[^"]*"//' \
     -e 's/"indefinite":"[^"]*",//' -e 's/,"arithmetic":"[^"]*"//' "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
-if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|arithmetic\|next-discount' "$TMP/pin.old"; then
-    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite, arithmetic and next-discount: $(cat "$TMP/pin.old")"
+if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|arithmetic\|next-discount\|first-share' "$TMP/pin.old"; then
+    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite, arithmetic, next-discount and first-share: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
 # ... which had no derived parameters stored either (23-pinned-params.sh).
@@ -127,8 +127,13 @@ sqlite3 "$TMP/pin.db" "DELETE FROM meta WHERE key = 'derived'"
 : >"$TMP/daemon.log"
 DB="$TMP/pin.db" start_daemon "${PIN[@]}"
 req GET /v1/config
-[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], int(d["release_start"]), d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8), d["indefinite"], d["arithmetic"], d["next_discount"]')" = \
-    "(0.0, 0.0, $k0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994, 'refuse', 'float', 0.0)" ] ||
+# (its auto start compares with the sd of equal shares, a = 1: later than k0)
+[ "$(jget "$TMP/body" 'int(d["release_start"]) > '"$k0")" = true ] ||
+    fail "old database's start: $(cat "$TMP/body")"
+k0old=$(jget "$TMP/body" 'int(d["release_start"])')
+nold=$(jget "$TMP/body" 'd["max_updates"]')
+[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8), d["indefinite"], d["arithmetic"], d["next_discount"], d["first_share"]')" = \
+    "(0.0, 0.0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994, 'refuse', 'float', 0.0, 1.0)" ] ||
     fail "old database's configuration: $(cat "$TMP/body")"
 stop_daemon
 grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/daemon.log")"
@@ -139,7 +144,10 @@ grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/d
     -e 's/"y-sensitivity":"[^"]*"/"y-sensitivity":"triangle"/' \
     -e 's/"indefinite":"[^"]*"/"indefinite":"refuse"/' \
     -e 's/"arithmetic":"[^"]*"/"arithmetic":"float"/' \
-    -e 's/"next-discount":"[^"]*"/"next-discount":"0"/' "$TMP/pin.stored")" ] ||
+    -e 's/"next-discount":"[^"]*"/"next-discount":"0"/' \
+    -e 's/"first-share":"[^"]*"/"first-share":"1"/' \
+    -e "s/\"release-start\":\"$k0\"/\"release-start\":\"$k0old\"/" \
+    -e "s/\"max-updates\":\"$nmax\"/\"max-updates\":\"$nold\"/" "$TMP/pin.stored")" ] ||
     fail "old configuration not pinned: $(stored_config)"
 if timeout 10 "$BB" --db "$TMP/pin.db" --port 0 --conversion cks 2>"$TMP/err"; then
     fail "--conversion cks accepted on a database created with bun-steinke"

@@ -101,15 +101,21 @@ expect_status 422
 [ "$(jget "$TMP/body" 'd["pointer"]')" = /episode_key ] || fail "bad episode key: $(cat "$TMP/body")"
 [ "$(sql 'SELECT count(*) FROM episodes')" = 30 ] || fail "recommend stored something"
 
+req GET /v1/config
+cp "$TMP/body" "$TMP/config"
 req GET /v1/privacy
 expect_status 200
-python3 - "$TMP/body" "$v" <<'PY' || fail "privacy: $(cat "$TMP/body")"
+python3 - "$TMP/body" "$v" "$TMP/config" <<'PY' || fail "privacy: $(cat "$TMP/body")"
 import json, sys
 d = json.load(open(sys.argv[1])); v = int(sys.argv[2])
+a = json.load(open(sys.argv[3]))["first_share"]
 assert d["episodes"] == 30 and d["max_episodes"] == 64
 assert d["updates"] >= v and d["max_updates"] >= d["updates"]
 assert abs(d["gram"]["spent"] + d["gram"]["remaining"] - d["gram"]["rho"]) < 1e-9 * d["rho"]
-assert abs(d["y"]["spent"] - d["y"]["rho"] * d["updates"] / d["max_updates"]) < 1e-9 * d["rho"]
+# update 1 spends a of the average share, each later one (N - a) / (N - 1)
+u, n = d["updates"], d["max_updates"]
+assert a > 1 and u >= 2, (a, u)
+assert abs(d["y"]["spent"] - d["y"]["rho"] * (a + (u - 1) * (n - a) / (n - 1)) / n) < 1e-9 * d["rho"]
 assert d["rho_spent"] <= d["rho"]
 PY
 req GET /v1/config

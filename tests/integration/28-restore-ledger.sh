@@ -4,7 +4,8 @@
 #   - with a release journal: back up, pass release points and publish
 #     updates, lose the database, restore, reach the same points again:
 #     /v1/privacy charges the lost timeline (rho_gram, as it passed a
-#     release point after the backup, and rho_y / N_max per lost update), so
+#     release point after the backup, and the first update's share of rho_y,
+#     a rho_y / N_max, per lost update: docs/PRIVACY.md §2.3, §8), so
 #     rho_spent covers both timelines; the restored daemon never serves a
 #     version number the lost one served (its versions continue above them),
 #     and /v1/billboard's privacy summary shows the restore;
@@ -31,6 +32,8 @@ post_n() { # TOKEN FROM TO: episodes FROM..TO with keys k-FROM..k-TO, on the cur
 privacy() { req GET /v1/privacy; cp "$TMP/body" "$TMP/$1"; }
 
 start_daemon "${CONF[@]}" --release-journal "$J"
+req GET /v1/config
+cp "$TMP/body" "$TMP/config"
 tok=$(enrol "St. Lost")
 post_n "$tok" 1 12 # passes 10: version 1
 privacy p-backup
@@ -52,14 +55,15 @@ rm -f "$DB" "$DB-wal" "$DB-shm" # the database is lost; the journal is elsewhere
 grep -q "what the release journal recorded" "$TMP/log" || fail "restore said: $(cat "$TMP/log")"
 start_daemon --release-journal "$J"
 privacy p-restored
-python3 - "$TMP/p-restored" "$TMP/p-backup" <<'PY' || fail "restored ledger: $(cat "$TMP/p-restored")"
+python3 - "$TMP/p-restored" "$TMP/p-backup" "$TMP/config" <<'PY' || fail "restored ledger: $(cat "$TMP/p-restored")"
 import json, sys
-now, b = (json.load(open(f)) for f in sys.argv[1:3])
-r = now["restores"]
+now, b, c = (json.load(open(f)) for f in sys.argv[1:4])
+r, a = now["restores"], c["first_share"]
 nmax, rho_y, rho_g = b["max_updates"], b["y"]["rho"], b["gram"]["rho"]
+assert a > 1, c
 assert r["count"] == 1 and r["rho_gram"] == rho_g, r
-assert abs(r["rho_y"] - 3 * rho_y / nmax) < 1e-12, r
-assert abs(now["rho_spent"] - (b["rho_spent"] + rho_g + 3 * rho_y / nmax)) < 1e-12, (now, b)
+assert abs(r["rho_y"] - 3 * a * rho_y / nmax) < 1e-12, r
+assert abs(now["rho_spent"] - (b["rho_spent"] + rho_g + 3 * a * rho_y / nmax)) < 1e-12, (now, b)
 assert now["billboard_version"] == 1 and now["episodes"] == 12, now
 PY
 # The same points again: three more updates, numbered above the lost ones.
@@ -94,12 +98,12 @@ fi
 grep -q "release journal" "$TMP/log" || fail "the refusal: $(cat "$TMP/log")"
 start_daemon --release-journal "$TMP/journal2"
 privacy p-worst
-python3 - "$TMP/p-worst" "$TMP/p-backup" <<'PY' || fail "worst-case ledger: $(cat "$TMP/p-worst")"
+python3 - "$TMP/p-worst" "$TMP/p-backup" "$TMP/config" <<'PY' || fail "worst-case ledger: $(cat "$TMP/p-worst")"
 import json, sys
-now, b = (json.load(open(f)) for f in sys.argv[1:3])
-r, nmax = now["restores"], b["max_updates"]
+now, b, c = (json.load(open(f)) for f in sys.argv[1:4])
+r, nmax, a = now["restores"], b["max_updates"], c["first_share"]
 assert r["count"] == 1 and r["rho_gram"] == b["gram"]["rho"], r
-assert abs(r["rho_y"] - (nmax - 1) * b["y"]["rho"] / nmax) < 1e-12, r
+assert abs(r["rho_y"] - (nmax - 1) * a * b["y"]["rho"] / nmax) < 1e-12, r
 PY
 post_n "$tok" 13 16 # passes 15: numbered above anything a lost timeline can have served
 req GET /v1/billboard

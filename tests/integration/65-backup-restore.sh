@@ -232,15 +232,18 @@ grep -q "the worst case" "$TMP/log" || fail "the restore does not say what it ch
 noise "$TMP/r2.db" >"$TMP/noise-r2"
 DB="$TMP/r2.db"
 start_daemon
+req GET /v1/config
+cp "$TMP/body" "$TMP/config"
 req GET /v1/privacy
-python3 - "$TMP/body" "$TMP/privacy-orig" <<'PY' || fail "ledger after the restore: $(cat "$TMP/body") vs $(cat "$TMP/privacy-orig")"
+python3 - "$TMP/body" "$TMP/privacy-orig" "$TMP/config" <<'PY' || fail "ledger after the restore: $(cat "$TMP/body") vs $(cat "$TMP/privacy-orig")"
 import json, sys
-now, orig = (json.load(open(f)) for f in sys.argv[1:3])
+now, orig, c = (json.load(open(f)) for f in sys.argv[1:4])
 charge = now.pop("restores")
 assert charge["count"] == 1, charge
 left = orig["max_updates"] - orig["updates"]
+a = c["first_share"]  # every lost update at the first's share (docs/PRIVACY.md §8)
 assert charge["rho_gram"] == orig["gram"]["rho"], charge  # a release point is left
-assert abs(charge["rho_y"] - left * orig["y"]["rho"] / orig["max_updates"]) < 1e-9 * orig["rho"], charge
+assert abs(charge["rho_y"] - left * a * orig["y"]["rho"] / orig["max_updates"]) < 1e-9 * orig["rho"], charge
 for k in ("rho_spent", "rho_remaining"):
     now.pop(k), orig.pop(k)
 for s in ("gram", "y"):

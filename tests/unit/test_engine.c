@@ -443,9 +443,13 @@ static void test_version_zero(void **state)
     assert_int_equal(bb_engine_update(e), BB_OK);
     assert_int_equal(bb_engine_billboard(e)->version, 1);
     assert_int_equal(bb_engine_billboard(e)->uniform, 0);
+    /* update 1 draws at its share of rho_y (§2.3), not the base sd */
+    assert_true(bb_params_first_share(&p) > 1);
     for (int h = 0; h < H; h++) {
         assert_true(b->sigma_y[h] > 0);
-        assert_rel(b->sigma_y[h], bb_params_sigma_y_drawn_step(&p, h), 0);
+        assert_rel(b->sigma_y[h],
+                   bb_params_sigma_y_drawn_update(&p, h, bb_params_value_cap(&p, h), 1), 0);
+        assert_true(b->sigma_y[h] < bb_params_sigma_y_drawn_step(&p, h));
     }
     assert_rel(b->plausible_z, p.plausible_z, 0);
     bb_engine_free(e);

@@ -104,6 +104,7 @@ static long run(const struct golden *g, enum bb_arithmetic arithmetic,
     bb_params_defaults(&p);
     p.release_base = 1.5;  /* the default when the hashes were recorded */
     p.next_discount = 0.0; /* the backward pass then (a database before it) */
+    p.first_share = 1.0;   /* every update the same share then (a database before it) */
     p.prior_value = 0.5;   /* the default then (every database stores its own) */
     p.arithmetic = arithmetic;
     p.H = H, p.d = D, p.A = A, p.K_max = K, p.rho = g->rho;

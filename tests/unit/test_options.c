@@ -548,6 +548,20 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(bb_config_option(&p, "--next-discount", "1", why, sizeof(why)), BB_ENOTFOUND);
     for (size_t i = 0; bb_config_flag(i); i++)
         assert_string_not_equal(bb_config_flag(i), "next-discount");
+    /* The first update's share (docs/PRIVACY.md §2.3): likewise; a new
+     * configuration stores 2, one from before it loads as 1, every update
+     * the same share. */
+    assert_rel(p.first_share, 2.0, 0);
+    js = bb_config_dump(&p);
+    assert_non_null(strstr(js, "\"first-share\":\"2\""));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_rel(back.first_share, 2.0, 0);
+    free(js);
+    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
+    assert_rel(back.first_share, 1.0, 0);
+    assert_int_equal(bb_config_option(&p, "--first-share", "1", why, sizeof(why)), BB_ENOTFOUND);
+    for (size_t i = 0; bb_config_flag(i); i++)
+        assert_string_not_equal(bb_config_flag(i), "first-share");
     /* The keys that were flags until the learner's levers were measured
      * (docs/DAEMON.md "Stored keys"): a database stores them all, a command
      * line or configuration file sets none, the simulator sets every one. */
@@ -577,6 +591,8 @@ static void test_stored_config_keys(void **state)
     struct bb_params swept = p;
     assert_int_equal(bb_config_stored_option(&swept, "--next-discount", "3", why, sizeof(why)), BB_OK);
     assert_rel(swept.next_discount, 3.0, 0);
+    assert_int_equal(bb_config_stored_option(&swept, "--first-share", "1.5", why, sizeof(why)), BB_OK);
+    assert_rel(swept.first_share, 1.5, 0);
     assert_int_equal(bb_config_stored_option(&swept, "--next-discount", "x", why, sizeof(why)),
                      BB_EINVAL);
     assert_int_equal(bb_config_stored_option(&swept, "--no-such", "1", why, sizeof(why)),
@@ -716,6 +732,7 @@ static void test_config_pin(void **state)
     bb_params_defaults(&g);
     g.H = 5, g.d = 8, g.A = 5, g.K_max = 100000, g.epsilon = 10;
     g.release_base = 1.5; /* as the known values were computed */
+    g.first_share = 1;    /* as the known values were computed */
     d = g;
     assert_int_equal(bb_params_derive(&d, why, sizeof(why)), BB_OK);
     bb_config_pin(&g, &d);

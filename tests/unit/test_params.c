@@ -36,6 +36,7 @@ static void derive(struct bb_params *p, int H, int d, long K, double rho)
     p->shift_scale = 1.0;
     p->value_clip = BB_VCLIP_HORIZON;
     p->gram_share = 0.5; /* DESIGN.md's split, the paper's */
+    p->first_share = 1;  /* every update the same share (§2), as the table's */
     p->H = H;
     p->d = d;
     p->A = 4;
@@ -366,6 +367,7 @@ static void test_release_start_auto(void **state)
         p.gram_share = 0.5;
         p.release_base = 1.5; /* as the known values were computed */
         p.conversion = BB_CONV_BUN_STEINKE; /* as the known values were computed */
+        p.first_share = 1;                  /* as the known values were computed */
         assert_true(p.release_start == 0); /* the default is auto */
         q = p;
         assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -386,6 +388,7 @@ static void test_release_start_auto(void **state)
     bb_params_defaults(&p);
     assert_rel(p.gram_share, 0.2, 0);
     p.release_base = 1.5; /* as the known values were computed */
+    p.first_share = 1;    /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     p.conversion = BB_CONV_BUN_STEINKE;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -394,6 +397,7 @@ static void test_release_start_auto(void **state)
     assert_rel(p.sigma_y, 31.234321951956876, 1e-12);
     bb_params_defaults(&p);
     p.release_base = 1.5;
+    p.first_share = 1; /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_int_equal((long)p.release_start, 1166);
@@ -416,6 +420,7 @@ static void test_release_start_auto(void **state)
         struct bb_params q;
         bb_params_defaults(&p);
         p.release_base = 1.5; /* as the known values were computed */
+        p.first_share = 1;    /* as the known values were computed */
         p.H = 20, p.d = 12, p.A = 2, p.K_max = 100000, p.epsilon = 10;
         p.features = rows[i].features;
         q = p;
@@ -456,6 +461,7 @@ static void test_release_start_auto(void **state)
     /* With a cap of 12 updates: the latest start whose grid has 12 points. */
     bb_params_defaults(&p);
     p.release_base = 1.5;
+    p.first_share = 1; /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.max_updates_cap = 12;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_true(p.release_start < 1166);
@@ -475,12 +481,15 @@ static void test_release_start_auto(void **state)
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     struct bb_params r = p;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
-    assert_true(p.release_start >= BB_RELEASE_START_SNR * p.d * p.sigma_y * 2.0 / bb_params_y_pair(&p));
+    /* (compared with the first update's sd: its share of rho_y, §2.3) */
+    assert_true(p.release_start >= BB_RELEASE_START_SNR * p.d * p.sigma_y * 2.0 /
+                                       bb_params_y_pair(&p) * bb_params_y_update_scale(&p, 1));
     assert_int_equal(p.releases, bb_release_grid(p.release_start, 1.25, 100000, NULL, 0));
     assert_true(p.releases > bb_release_grid(p.release_start, 1.5, 100000, NULL, 0));
     r.release_start = p.release_start - 1;
     assert_int_equal(bb_params_derive(&r, NULL, 0), BB_OK);
-    assert_true(r.release_start < BB_RELEASE_START_SNR * r.d * r.sigma_y * 2.0 / bb_params_y_pair(&r));
+    assert_true(r.release_start < BB_RELEASE_START_SNR * r.d * r.sigma_y * 2.0 /
+                                      bb_params_y_pair(&r) * bb_params_y_update_scale(&r, 1));
 }
 
 /* Step h's y noise sigma_h = y_unit Delta_h^p (docs/PRIVACY.md §2): known
@@ -702,12 +711,101 @@ static void test_next_discount(void **state)
     assert_rel(q.next_discount, 0, 0);
 }
 
+/* The first update's share (docs/PRIVACY.md §2.3): update 1 draws at
+ * 1/sqrt(a) of the base sd, every later one at sqrt((N-1)/(N-a)); the
+ * shares add up to N, so the updates together spend rho_y. */
+static void test_first_share(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    assert_rel(p.first_share, 2, 0); /* the default */
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 1;
+    p.features = BB_FEATURES_SIMPLEX;
+    p.max_updates_cap = 11;
+    p.release_start = 8900; /* 11 grid points */
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(p.max_updates, 11);
+    assert_rel(bb_params_first_share(&p), 2, 0);
+    assert_rel(bb_params_y_update_scale(&p, 1), 1 / sqrt(2.0), 1e-15);
+    assert_rel(bb_params_y_update_scale(&p, 2), sqrt(10.0 / 9.0), 1e-15);
+    assert_rel(bb_params_y_update_scale(&p, 11), sqrt(10.0 / 9.0), 1e-15);
+    assert_rel(bb_params_y_update_scale(&p, 0), 1, 0); /* the base */
+    assert_rel(bb_params_rho_y_spent(&p, 0), 0, 0);
+    assert_rel(bb_params_rho_y_spent(&p, 1), p.rho_y * 2 / 11, 1e-15);
+    assert_rel(bb_params_rho_y_spent(&p, 2), p.rho_y * (2 + 1.0 * 9 / 10) / 11, 1e-15);
+    assert_rel(bb_params_rho_y_spent(&p, 11), p.rho_y, 0);
+    /* Each update's draw: the base sd times its scale, on the grid for
+     * that sd, so every release costs the base's Delta^2 / (2 sigma^2)
+     * times its share. */
+    for (int h = 0; h < 5; h++) {
+        double cap = bb_params_value_cap(&p, h), base = bb_params_sigma_y_at(&p, h, cap);
+        for (long j = 1; j <= 2; j++) {
+            double s = bb_params_y_update_scale(&p, j), g = bb_params_grid_y_update(&p, h, cap, j);
+            assert_rel(g, bb_grid_for(base * s), 0);
+            assert_rel(bb_params_sigma_y_drawn_update(&p, h, cap, j),
+                       base * s *
+                           (1 + bb_params_y_snaps(&p) * g * sqrt(8.0) /
+                                    (bb_params_y_pair(&p) * (1 + cap))),
+                       1e-15);
+        }
+        assert_rel(bb_params_sigma_y_drawn_update(&p, h, cap, 0),
+                   bb_params_sigma_y_drawn_at(&p, h, cap), 0);
+    }
+    /* The shares add up to N for every N, and a is capped at N / 2. */
+    for (long N = 2; N <= 40; N++) {
+        struct bb_params q = p;
+        q.max_updates = N;
+        double sum = 0;
+        for (long j = 1; j <= N; j++)
+            sum += bb_params_y_update_share(&q, j);
+        assert_rel(sum, (double)N, 1e-13);
+        assert_rel(bb_params_first_share(&q), N < 4 ? N / 2.0 : 2.0, 0);
+        assert_rel(bb_params_rho_y_spent(&q, N), q.rho_y, 0);
+        assert_true(bb_params_rho_y_spent(&q, N - 1) < q.rho_y);
+    }
+    /* No other privacy constant moves with a (the start aside, which the
+     * first update's sd sets: compare at a fixed start). */
+    struct bb_params q = p;
+    q.first_share = 1;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(q.sigma_y, p.sigma_y, 0);
+    assert_rel(q.sigma_gram_eff, p.sigma_gram_eff, 0);
+    assert_rel(q.ridge, p.ridge, 0);
+    assert_int_equal(q.max_updates, p.max_updates);
+    assert_rel(bb_params_y_update_scale(&q, 1), 1, 0);
+    assert_rel(bb_params_rho_y_spent(&q, 3), q.rho_y * 3 / 11, 1e-15);
+    /* The auto start compares with the first update's sd: earlier. */
+    q = p, q.release_start = 0, q.max_updates_cap = 0;
+    struct bb_params r = q;
+    r.first_share = 1;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_int_equal(bb_params_derive(&r, NULL, 0), BB_OK);
+    assert_int_equal((long)q.release_start, 6841);
+    assert_int_equal((long)r.release_start, 8900);
+    /* 1 under the paper's calibration and without noise; out of range refused. */
+    q = p, q.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_first_share(&q), 1, 0);
+    q = p, q.rho = INFINITY, q.epsilon = 0, q.max_updates_cap = 0, q.release_start = 0;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_rel(bb_params_first_share(&q), 1, 0);
+    const double bad[] = {0.5, 10.5, NAN};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char why[128] = "";
+        q = p, q.first_share = bad[i];
+        assert_int_equal(bb_params_derive(&q, why, sizeof(why)), BB_EINVAL);
+        assert_non_null(strstr(why, "share"));
+    }
+}
+
 static void test_next_bound_noise(void **state)
 {
     (void)state;
     struct bb_params p;
     bb_params_defaults(&p);
     p.release_base = 1.5; /* as the known values were printed */
+    p.first_share = 1;    /* as the known values were printed */
     assert_int_equal(p.features, BB_FEATURES_BALL); /* the default */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.rho = bb_rho_from_epsilon(10.0, 1e-5);
     p.conversion = BB_CONV_BUN_STEINKE; /* as the known values were printed */
@@ -816,6 +914,7 @@ static void test_exact_k_max(void **state)
     bb_params_defaults(&p);
     p.H = 5, p.d = 8, p.A = 4, p.epsilon = 10, p.K_max = 100000;
     p.release_base = 1.5; /* as the known values were computed */
+    p.first_share = 1;    /* as the known values were computed */
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
     assert_int_equal(p.releases, 11);
     assert_true(p.grid_gram == 0x1p-18);
@@ -995,6 +1094,7 @@ static void simplex_h5(struct bb_params *p, enum bb_y_sensitivity ys)
 {
     bb_params_defaults(p);
     p->release_base = 1.5; /* as the known values were computed */
+    p->first_share = 1;    /* as the known values were computed */
     p->y_sensitivity = ys;
     /* rho as CKS converts epsilon = 10 exactly, as the known values were
      * computed (derive aims 2^-40 below a given epsilon: test_epsilon_...). */
@@ -1240,6 +1340,7 @@ int main(void)
         cmocka_unit_test(test_prior_target),
         cmocka_unit_test(test_plausible_z),
         cmocka_unit_test(test_next_discount),
+        cmocka_unit_test(test_first_share),
         cmocka_unit_test(test_next_bound_noise),
         cmocka_unit_test(test_exact_k_max),
         cmocka_unit_test(test_feature_rows),
