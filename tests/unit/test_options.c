@@ -11,6 +11,7 @@
 #include "testutil.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -435,6 +436,32 @@ static void round_trip(struct bb_params *p, const char *flag, const char *value,
     free(js);
 }
 
+/* A stored key no flag sets, a number at offset off of struct bb_params: p
+ * (the defaults) stores fresh, its stored form loads back as fresh, a
+ * configuration from before the key loads as legacy, and neither the
+ * command line nor the flags' list knows it. */
+static void stored_number_key(const struct bb_params *p, const char *key, size_t off,
+                              double fresh, double legacy)
+{
+    char why[256], want[96], flag[64];
+    struct bb_params back, t = *p;
+#define AT(q) (*(const double *)((const char *)(q) + off))
+    assert_rel(AT(p), fresh, 0);
+    char *js = bb_config_dump(p);
+    snprintf(want, sizeof(want), "\"%s\":\"%g\"", key, fresh);
+    assert_non_null(strstr(js, want));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_rel(AT(&back), fresh, 0);
+    free(js);
+    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
+    assert_rel(AT(&back), legacy, 0);
+#undef AT
+    snprintf(flag, sizeof(flag), "--%s", key);
+    assert_int_equal(bb_config_option(&t, flag, "1", why, sizeof(why)), BB_ENOTFOUND);
+    for (size_t i = 0; bb_config_flag(i); i++)
+        assert_string_not_equal(bb_config_flag(i), key);
+}
+
 static void test_stored_config_keys(void **state)
 {
     (void)state;
@@ -537,31 +564,11 @@ static void test_stored_config_keys(void **state)
     /* The next values' noise discount (docs/PRIVACY.md §3.5): likewise. A new
      * configuration stores 2; one from before it loads as 0, the backward
      * pass it learned with; the simulator's sweeps may set it. */
-    assert_rel(p.next_discount, 2.0, 0);
-    js = bb_config_dump(&p);
-    assert_non_null(strstr(js, "\"next-discount\":\"2\""));
-    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
-    assert_rel(back.next_discount, 2.0, 0);
-    free(js);
-    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
-    assert_rel(back.next_discount, 0.0, 0);
-    assert_int_equal(bb_config_option(&p, "--next-discount", "1", why, sizeof(why)), BB_ENOTFOUND);
-    for (size_t i = 0; bb_config_flag(i); i++)
-        assert_string_not_equal(bb_config_flag(i), "next-discount");
+    stored_number_key(&p, "next-discount", offsetof(struct bb_params, next_discount), 2.0, 0.0);
     /* The first update's share (docs/PRIVACY.md §2.3): likewise; a new
      * configuration stores 2, one from before it loads as 1, every update
      * the same share. */
-    assert_rel(p.first_share, 2.0, 0);
-    js = bb_config_dump(&p);
-    assert_non_null(strstr(js, "\"first-share\":\"2\""));
-    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
-    assert_rel(back.first_share, 2.0, 0);
-    free(js);
-    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
-    assert_rel(back.first_share, 1.0, 0);
-    assert_int_equal(bb_config_option(&p, "--first-share", "1", why, sizeof(why)), BB_ENOTFOUND);
-    for (size_t i = 0; bb_config_flag(i); i++)
-        assert_string_not_equal(bb_config_flag(i), "first-share");
+    stored_number_key(&p, "first-share", offsetof(struct bb_params, first_share), 2.0, 1.0);
     /* The keys that were flags until the learner's levers were measured
      * (docs/DAEMON.md "Stored keys"): a database stores them all, a command
      * line or configuration file sets none, the simulator sets every one. */

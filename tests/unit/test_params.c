@@ -27,6 +27,17 @@ static const struct known table[] = {
     {20, 8, 1000, 10.0, 11, 6.633250, 816.4673, 33, 341.209613},
 };
 
+/* Derives q and checks that the privacy constants a lever must not move
+ * are p's: the noise scales, the ridge and N_max. */
+static void assert_constants_kept(const struct bb_params *p, struct bb_params *q)
+{
+    assert_int_equal(bb_params_derive(q, NULL, 0), BB_OK);
+    assert_rel(q->sigma_y_eff, p->sigma_y_eff, 0);
+    assert_rel(q->sigma_gram_eff, p->sigma_gram_eff, 0);
+    assert_rel(q->ridge, p->ridge, 0);
+    assert_int_equal(q->max_updates, p->max_updates);
+}
+
 static void derive(struct bb_params *p, int H, int d, long K, double rho)
 {
     bb_params_defaults(p);
@@ -594,11 +605,7 @@ static void test_prior_target(void **state)
     /* The privacy constants do not move with it: it is post-processing. */
     struct bb_params q = p;
     q.prior_value = 0.7;
-    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
-    assert_rel(q.sigma_y_eff, p.sigma_y_eff, 0);
-    assert_rel(q.sigma_gram_eff, p.sigma_gram_eff, 0);
-    assert_rel(q.ridge, p.ridge, 0);
-    assert_int_equal(q.max_updates, p.max_updates);
+    assert_constants_kept(&p, &q);
     assert_rel(bb_params_prior_target(&q, 2), 0.7 * 3, 1e-15);
     q.features = BB_FEATURES_SIMPLEX; /* a given kappa is not the rows' */
     assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
@@ -768,11 +775,7 @@ static void test_first_share(void **state)
      * first update's sd sets: compare at a fixed start). */
     struct bb_params q = p;
     q.first_share = 1;
-    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
-    assert_rel(q.sigma_y, p.sigma_y, 0);
-    assert_rel(q.sigma_gram_eff, p.sigma_gram_eff, 0);
-    assert_rel(q.ridge, p.ridge, 0);
-    assert_int_equal(q.max_updates, p.max_updates);
+    assert_constants_kept(&p, &q);
     assert_rel(bb_params_y_update_scale(&q, 1), 1, 0);
     assert_rel(bb_params_rho_y_spent(&q, 3), q.rho_y * 3 / 11, 1e-15);
     /* The auto start compares with the first update's sd: earlier. */
