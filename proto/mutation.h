@@ -22,6 +22,7 @@
 #define BB_MUT_CENTRE_WRONG 8   /* centred targets: the centre added back, never taken off */
 #define BB_MUT_SIMPLEX_OFF 9    /* simplex declared, rows outside it accepted */
 #define BB_MUT_DISCOUNT_AFTER_CLIP 10 /* the next values' noise discount taken after their clip */
+#define BB_MUT_SHARE_ALL_FIRST 11 /* every update drawn at the first update's share of rho_y */
 
 #ifndef BB_MUTATION
 #define BB_MUTATION BB_MUT_NONE

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "features.h"
+#include "mutation.h"
 #include "noise.h"
 #include "params.h"
 #include "paramset.h"
@@ -116,7 +117,7 @@ double bb_params_y_update_share(const struct bb_params *p, long j)
     const double a = bb_params_first_share(p), N = (double)p->max_updates;
     if (j <= 0 || a == 1.0)
         return 1.0;
-    return j == 1 ? a : (N - a) / (N - 1.0);
+    return j == 1 || BB_MUTANT(SHARE_ALL_FIRST) ? a : (N - a) / (N - 1.0);
 }
 
 double bb_params_y_update_scale(const struct bb_params *p, long j)
