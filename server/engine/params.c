@@ -453,13 +453,13 @@ double bb_params_rho_y_spent(const struct bb_params *p, long updates)
 {
     if (!p->is_private || updates <= 0)
         return 0.0;
-    const double a = bb_params_first_share(p), N = (double)p->max_updates;
-    if (a == 1.0)
-        return p->rho_y * (double)updates / N;
-    if (updates >= p->max_updates)
+    if (updates >= p->max_updates && bb_params_first_share(p) != 1.0)
         return p->rho_y; /* every share: exactly rho_y */
-    /* a, then (N - a) / (N - 1) for each later update (bb_params_y_update_share) */
-    return p->rho_y * (a + (double)(updates - 1) * ((N - a) / (N - 1.0))) / N;
+    /* the first update's share, then the later ones' (all 1 with equal shares) */
+    return p->rho_y *
+           (bb_params_y_update_share(p, 1) +
+            (double)(updates - 1) * bb_params_y_update_share(p, 2)) /
+           (double)p->max_updates;
 }
 
 double bb_params_rho_spent(const struct bb_params *p, long episodes, long updates, double *gram,

@@ -90,7 +90,7 @@ double bb_params_sigma_y_at(const struct bb_params *p, int h, double cap)
 
 double bb_params_grid_y_at(const struct bb_params *p, int h, double cap)
 {
-    return bb_grid_for(bb_params_sigma_y_at(p, h, cap));
+    return bb_params_grid_y_update(p, h, cap, 0);
 }
 
 double bb_params_y_snaps(const struct bb_params *p)
