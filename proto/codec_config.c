@@ -26,6 +26,12 @@
     }
 #define O CODEC_OPTIONAL
 
+/* Older daemons send no stream sds: then none is written back. */
+static int has_reward_steps(const void *s)
+{
+    return ((const struct bb_config_info *)s)->sigma_reward_drawn_step != NULL;
+}
+
 static const struct codec_field fields[] = {
     F("H", CODEC_INT, H, 0),
     F("d", CODEC_INT, d, 0),
@@ -80,6 +86,10 @@ static const struct codec_field fields[] = {
     F("plausible_floor", CODEC_REAL, plausible_floor, O),
     F("next_discount", CODEC_REAL, next_discount, O),
     F("first_share", CODEC_REAL, first_share, O),
+    T("rewards", rewards),
+    F("rho_rewards", CODEC_REAL, rho_rewards, O),
+    {"sigma_reward_drawn_step", CODEC_REALS, offsetof(struct bb_config_info, sigma_reward_drawn_step),
+     offsetof(struct bb_config_info, H), CODEC_OPTIONAL, NULL, has_reward_steps},
     T("version", version),
     CODEC_END,
 };

@@ -111,7 +111,7 @@ static void log_update(const struct bb_writer_ctx *x, const struct unit *u)
         {"max_updates", NULL, (double)p->max_updates},
         {"episodes", NULL, (double)now.episodes},
         {"rho_spent", NULL,
-         bb_params_rho_gram_spent(p, now.episodes) + bb_params_rho_y_spent(p, u->charged)},
+         bb_params_rho_spent(p, now.episodes, u->charged, NULL, NULL)},
         {"rho", NULL, p->rho},
     };
     bb_log_event(BB_LOG_INFO, "update", f, sizeof(f) / sizeof(f[0]));
@@ -128,7 +128,7 @@ static void log_publish(const struct bb_writer_ctx *x, const struct unit *u, lon
         {"duration_s", NULL, u->seconds},
         {"updates", NULL, (double)now.updates},
         {"rho_spent", NULL,
-         bb_params_rho_gram_spent(p, now.episodes) + bb_params_rho_y_spent(p, now.updates)},
+         bb_params_rho_spent(p, now.episodes, now.updates, NULL, NULL)},
         {"rho", NULL, p->rho},
     };
     bb_log_event(BB_LOG_INFO, "publish", f, sizeof(f) / sizeof(f[0]));

@@ -18,7 +18,8 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
     const size_t H = p->H > 0 ? (size_t)p->H : 1;
     out->sigma_y_drawn_step = malloc(sizeof(double) * H);
     out->prior_target_step = malloc(sizeof(double) * H);
-    if (!out->sigma_y_drawn_step || !out->prior_target_step)
+    out->sigma_reward_drawn_step = malloc(sizeof(double) * H);
+    if (!out->sigma_y_drawn_step || !out->prior_target_step || !out->sigma_reward_drawn_step)
         return BB_ENOMEM;
     out->H = p->H;
     out->d = p->d;
@@ -77,6 +78,11 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
     out->plausible_floor = p->plausible_floor;
     out->next_discount = p->is_private ? p->next_discount : 0.0; /* no noise, nothing to discount */
     out->first_share = bb_params_first_share(p);
+    if (p->is_private && p->calibration == BB_CAL_CORRECTED)
+        NAME(out->rewards, bb_params_reward_stream(p) ? "stream" : "update");
+    out->rho_rewards = bb_params_rho_reward(p);
+    for (int h = 0; h < p->H; h++)
+        out->sigma_reward_drawn_step[h] = bb_params_sigma_reward_drawn(p, h);
     return BB_OK;
 }
 

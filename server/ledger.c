@@ -340,11 +340,14 @@ int bb_ledger_restore(struct bb_db *restored, const struct bb_params *p, const c
     }
     if (p->is_private) {
         out->rho_gram = (double)lost_timelines * p->rho_gram;
-        /* each lost update at the largest share, the first's (§2.3): a
+        /* each lost timeline's reward stream, as its Gram releases (§2.4);
+         * each lost update at the largest share, the first's (§2.3): a
          * lost timeline may have begun anywhere, its first update included */
-        out->rho_y = p->max_updates > 0 ? (double)lost_updates * bb_params_y_update_share(p, 1) *
-                                              p->rho_y / p->max_updates
-                                        : 0;
+        const double rho_r = bb_params_rho_reward(p);
+        out->rho_y = (double)lost_timelines * rho_r +
+                     (p->max_updates > 0 ? (double)lost_updates * bb_params_y_update_share(p, 1) *
+                                               (p->rho_y - rho_r) / p->max_updates
+                                         : 0);
     }
     out->lost_timelines = lost_timelines;
     out->lost_updates = lost_updates;

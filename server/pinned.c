@@ -103,6 +103,17 @@ static int collect(const struct bb_params *p, struct fields *fs)
         if (rc == BB_OK)
             rc = add(fs, "prior_target_step", h, bb_params_prior_target(p, h));
     }
+    /* The reward stream's, where it is in force (a database created before
+     * it has none, and derives none). */
+    if (rc == BB_OK && bb_params_reward_stream(p))
+        rc = add(fs, "rho_rewards", -1, bb_params_rho_reward(p));
+    for (int h = 0; rc == BB_OK && bb_params_reward_stream(p) && h < p->H; h++) {
+        rc = add(fs, "sigma_reward_step", h, bb_params_sigma_reward(p, h));
+        if (rc == BB_OK)
+            rc = add(fs, "grid_reward_step", h, bb_params_grid_reward(p, h));
+        if (rc == BB_OK)
+            rc = add(fs, "sigma_reward_drawn_step", h, bb_params_sigma_reward_drawn(p, h));
+    }
     if (rc != BB_OK || !p->is_private)
         return rc;
     if (!is_tree(p)) {

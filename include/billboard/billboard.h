@@ -26,7 +26,7 @@ struct bb_privacy_summary {
     double rho;        /* total zCDP budget (INFINITY if non-private) */
     double epsilon;    /* epsilon(rho, delta) */
     double delta;
-    double rho_spent;  /* gram share once data exists + y share per update */
+    double rho_spent;  /* gram and reward-stream shares once data exists + y per update */
     long updates;      /* updates made (policy switches) */
     long max_updates;  /* N_max */
     long episodes;     /* episodes received */

@@ -58,6 +58,11 @@ struct bb_config_info {
     double next_discount; /* nu of the next values' noise discount (0 from older daemons) */
     double first_share;   /* the first update's share of rho_y in force, in units of the
                              average rho_y / N_max (0 from older daemons, which had 1) */
+    char rewards[BB_CONFIG_NAME_MAX]; /* "stream" where the reward stream is in force
+                                       * (docs/PRIVACY.md §2.4), else "update" ("" from
+                                       * older daemons and when non-private) */
+    double rho_rewards;                /* its part of rho_y (0 without it) */
+    double *sigma_reward_drawn_step;   /* owned, H entries: its noise (0 without it) */
     char version[BB_CONFIG_NAME_MAX]; /* the daemon's build ("" from older daemons) */
 };
 

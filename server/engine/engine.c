@@ -14,6 +14,7 @@
 #include "lsvi.h"
 #include "mech.h"
 #include "noise.h"
+#include "rstream.h"
 #include "schedule.h"
 #include "store.h"
 
@@ -24,6 +25,10 @@ struct bb_engine {
     struct bb_sampler *y_noise; /* H: step h's at [h] */
     double ridge;             /* 2 lambda~ (or 1), snapped up to the Gram grid */
     struct bb_mech *mech;     /* continual release of the Gram matrices */
+    struct bb_rstream *rs;    /* the reward stream, or NULL (bb_params_reward_stream) */
+    struct bb_rng rng_r;      /* owned with rs: its noise */
+    struct bb_mech_record *rec; /* owned: the last add's records, the mechanism's and rs's */
+    size_t nrec, caprec;
     const double **rows;      /* H: the chosen rows of the episode being added */
     long released;            /* episodes in the latest released prefix */
     struct bb_store store;
@@ -47,6 +52,7 @@ struct bb_update {
     long n;
     long number; /* 1-based: the schedule's count once this update began */
     double *gram, *chol, *logdet, *w, *y_noisy, *sigma_y, *ridge_step;
+    double *reward, *reward_sd; /* the stream's releases and their sds, or NULL */
     int ran;
 };
 
@@ -145,6 +151,11 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
         goto out;
     if ((rc = bb_mech_new(&e->p, &e->mech)) != BB_OK)
         goto out;
+    if (bb_params_reward_stream(p)) {
+        bb_rng_init_child(&e->rng_r, rng);
+        if ((rc = bb_rstream_new(&e->p, &e->rs)) != BB_OK)
+            goto out;
+    }
     if ((rc = bb_store_init(&e->store, H, p->A, d, p->K_max)) != BB_OK)
         goto out;
     if ((rc = bb_schedule_init(&e->sched, p, e->ridge)) != BB_OK)
@@ -178,6 +189,11 @@ void bb_engine_free(struct bb_engine *e)
     if (!e)
         return;
     bb_mech_free(e->mech);
+    if (e->rs) {
+        bb_rstream_free(e->rs);
+        bb_rng_release(&e->rng_r);
+    }
+    free(e->rec);
     free(e->y_noise);
     free(e->rows);
     bb_store_release(&e->store);
@@ -217,6 +233,11 @@ double bb_engine_ridge_step(const struct bb_engine *e, int h)
     return h >= 0 && h < e->p.H ? e->ridge_step[h] : NAN;
 }
 
+int bb_engine_reward(const struct bb_engine *e, int h, double *out, double *sd)
+{
+    return e->rs ? bb_rstream_release(e->rs, h, out, sd) : BB_ENOTFOUND;
+}
+
 const char *bb_engine_mechanism(const struct bb_engine *e)
 {
     return bb_mech_name(e->mech);
@@ -229,7 +250,38 @@ long bb_engine_released(const struct bb_engine *e)
 
 size_t bb_engine_records(const struct bb_engine *e, const struct bb_mech_record **out)
 {
-    return bb_mech_records(e->mech, out);
+    if (!e->rs)
+        return bb_mech_records(e->mech, out);
+    *out = e->rec;
+    return e->nrec;
+}
+
+/* With the stream: e->rec := the mechanism's records of the last add, then
+ * the stream's. */
+static int collect_records(struct bb_engine *e)
+{
+    const struct bb_mech_record *m, *r;
+    const size_t nm = bb_mech_records(e->mech, &m), nr = bb_rstream_records(e->rs, &r);
+    if (nm + nr > e->caprec) {
+        struct bb_mech_record *grown = realloc(e->rec, (nm + nr) * sizeof(*grown));
+        if (!grown)
+            return BB_ENOMEM;
+        e->rec = grown;
+        e->caprec = nm + nr;
+    }
+    if (nm > 0) /* (memcpy wants pointers even for nothing) */
+        memcpy(e->rec, m, nm * sizeof(*m));
+    if (nr > 0)
+        memcpy(e->rec + nm, r, nr * sizeof(*r));
+    e->nrec = nm + nr;
+    return BB_OK;
+}
+
+/* Whether every piece of noise the current state needs is present. */
+static int ready(const struct bb_engine *e)
+{
+    int rc = bb_mech_ready(e->mech);
+    return rc == BB_OK && e->rs ? bb_rstream_ready(e->rs) : rc;
 }
 
 const double *bb_engine_gram(const struct bb_engine *e, int h)
@@ -301,7 +353,7 @@ int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field,
 {
     if (e->store.n >= e->p.K_max)
         return BB_EFULL;
-    if (bb_mech_ready(e->mech) != BB_OK) /* recovery not finished: adding would draw over a gap */
+    if (ready(e) != BB_OK) /* recovery not finished: adding would draw over a gap */
         return BB_EINVAL;
     int rc = bb_episode_check(ep, e->p.H, e->p.A, e->p.d, field, fieldlen, why, whylen);
     if (rc == BB_OK)
@@ -313,9 +365,13 @@ int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field,
     /* Alg. 1 line 19: the counter of each step takes phi phi^T. Cannot fail
      * here: K_max was checked and no noise is missing. */
     chosen_rows(e, ep);
-    if (BB_MUTANT(COUNT_TWICE))
-        return mutant_add_twice(e);
-    if ((rc = bb_mech_add(e->mech, e->rows, e->rng)) != BB_OK)
+    rc = BB_MUTANT(COUNT_TWICE) ? mutant_add_twice(e) : bb_mech_add(e->mech, e->rows, e->rng);
+    if (rc == BB_OK && e->rs) { /* the reward stream takes the episode too */
+        rc = bb_rstream_add(e->rs, e->rows, ep->reward, &e->rng_r);
+        if (rc == BB_OK)
+            rc = collect_records(e);
+    }
+    if (rc != BB_OK)
         return rc;
     return after_add(e);
 }
@@ -334,6 +390,8 @@ static int replay_one(void *ctx, const struct bb_episode *ep)
         chosen_rows(e, ep);
         rc = bb_mech_replay(e->mech, e->rows);
     }
+    if (rc == BB_OK && e->rs)
+        rc = bb_rstream_add(e->rs, e->rows, ep->reward, NULL);
     return rc;
 }
 
@@ -343,10 +401,14 @@ int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
     if (e->store.n != 0)
         return BB_ECONFLICT;
     int rc = src(ctx, replay_one, e);
-    for (size_t i = 0; rc == BB_OK && i < nrec; i++)
-        rc = bb_mech_load(e->mech, &rec[i]);
+    for (size_t i = 0; rc == BB_OK && i < nrec; i++) {
+        if (!bb_rstream_owns(&rec[i]))
+            rc = bb_mech_load(e->mech, &rec[i]);
+        else /* a stream's record where none is in force is malformed */
+            rc = e->rs ? bb_rstream_load(e->rs, &rec[i]) : BB_EINVAL;
+    }
     if (rc == BB_OK)
-        rc = bb_mech_ready(e->mech);
+        rc = ready(e);
     if (rc != BB_OK)
         return rc;
     e->released = 0;
@@ -399,6 +461,8 @@ void bb_update_free(struct bb_update *u)
     free(u->y_noisy);
     free(u->sigma_y);
     free(u->ridge_step);
+    free(u->reward);
+    free(u->reward_sd);
     free(u);
 }
 
@@ -433,6 +497,17 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
     memcpy(u->logdet, e->logdet, sizeof(double) * H);
     memcpy(u->ridge_step, e->ridge_step, sizeof(double) * H);
     u->n = e->released; /* the data behind Lambda~, so w and Lambda~ agree */
+    if (e->rs) { /* the stream's releases at the same point */
+        u->reward = malloc(sizeof(double) * (size_t)H * d);
+        u->reward_sd = malloc(sizeof(double) * H);
+        int rc = u->reward && u->reward_sd ? BB_OK : BB_ENOMEM;
+        for (int h = 0; rc == BB_OK && h < H; h++)
+            rc = bb_rstream_release(e->rs, h, u->reward + (size_t)h * d, &u->reward_sd[h]);
+        if (rc != BB_OK) {
+            bb_update_free(u);
+            return rc;
+        }
+    }
     /* Charge the cap now: an update begun counts even if it later fails, so
      * N_max can never be exceeded by retries. */
     int rc = bb_schedule_record(&e->sched, u->logdet, u->n);
@@ -463,6 +538,8 @@ int bb_engine_update_run(struct bb_update *u)
         .w = u->w,
         .y_noisy = u->y_noisy,
         .sigma_y = u->sigma_y,
+        .reward = u->reward,
+        .reward_sd = u->reward_sd,
         .update = u->number,
     };
     int rc = bb_lsvi_run(&job, &e->ws);
@@ -529,7 +606,7 @@ static int mutant_add_twice(struct bb_engine *e)
     }
     free(twice);
     free(rows);
-    return rc == BB_OK ? after_add(e) : rc;
+    return rc;
 }
 
 /* BB_MUT_REDRAW: the released prefix of step h as the exact sum of its

@@ -2,8 +2,8 @@
  * engine.h — Private LSVI-UCB as a library: the curator without the daemon.
  *
  * The engine holds the continual-release mechanism of the Gram matrices
- * (mech.h), every episode (store.h), the update schedule and the current
- * billboard. The daemon wraps it with HTTP and
+ * (mech.h), the reward stream where it is in force (rstream.h), every
+ * episode (store.h), the update schedule and the current billboard. The daemon wraps it with HTTP and
  * SQLite; the simulator links it directly. One thread adds episodes; an
  * update may be split (begin / run / finish) so that run() happens on a
  * worker thread while episodes keep arriving.
@@ -55,11 +55,17 @@ double bb_engine_ridge_step(const struct bb_engine *e, int h);
 int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field, size_t fieldlen,
                   char *why, size_t whylen) BB_WARN_UNUSED;
 
-/* The noise records the last bb_engine_add() drew (mech.h): the caller
+/* The noise records the last bb_engine_add() drew (mech.h; the Gram
+ * mechanism's, then the reward stream's, rstream.h): the caller
  * persists them, each replacing the stored record of the same (step, slot),
  * before it publishes anything computed after that add. Borrowed, valid
  * until the next add. Returns their number (0 when the add drew nothing). */
 size_t bb_engine_records(const struct bb_engine *e, const struct bb_mech_record **out);
+
+/* The reward stream's latest release of step h (d entries into out) and
+ * its noise's sd per coordinate (rstream.h): what the next update reads.
+ * BB_ENOTFOUND where no stream is in force (bb_params_reward_stream). */
+int bb_engine_reward(const struct bb_engine *e, int h, double *out, double *sd) BB_WARN_UNUSED;
 
 /* The mechanism's name ("tree", ...), for /v1/config. Static. */
 const char *bb_engine_mechanism(const struct bb_engine *e);

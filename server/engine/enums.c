@@ -23,6 +23,8 @@ const char *const bb_conversion_names[] = {
     [BB_CONV_BUN_STEINKE] = "bun-steinke", [BB_CONV_CKS] = "cks", NULL};
 const char *const bb_arithmetic_names[] = {[BB_ARITH_FLOAT] = "float",
                                            [BB_ARITH_EXACT] = "exact", NULL};
+const char *const bb_rewards_names[] = {[BB_REWARDS_UPDATE] = "update",
+                                        [BB_REWARDS_STREAM] = "stream", NULL};
 const char *const bb_y_sensitivity_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
                                               [BB_YSENS_NONNEGATIVE] = "nonnegative",
                                               [BB_YSENS_CENTRED] = "centred",
@@ -56,3 +58,4 @@ NAME_OF(bb_conversion_name, enum bb_conversion, bb_conversion_names)
 NAME_OF(bb_y_sensitivity_name, enum bb_y_sensitivity, bb_y_sensitivity_names)
 NAME_OF(bb_indefinite_name, enum bb_indefinite, bb_indefinite_names)
 NAME_OF(bb_arithmetic_name, enum bb_arithmetic, bb_arithmetic_names)
+NAME_OF(bb_rewards_name, enum bb_rewards, bb_rewards_names)

@@ -146,13 +146,24 @@ enum bb_indefinite { BB_INDEF_REFUSE = 0, BB_INDEF_DOUBLE = 1 };
  *                   inflation charges each product's rounding, d 2^-53 in
  *                   all (||D||_F <= sqrt 2 + (g + 2^-53) d) */
 enum bb_arithmetic { BB_ARITH_FLOAT = 0, BB_ARITH_EXACT = 1 };
+
+/* Where the rewards in the regression targets are released (stored key
+ * `rewards`, never a flag; docs/PRIVACY.md §2.4):
+ *   BB_REWARDS_UPDATE  as databases created before it have it: y_h, rewards
+ *                      and next values together, noised at every update
+ *   BB_REWARDS_STREAM  the default: the reward part sum_i phi_h^i r_h^i by
+ *                      continual release on the Gram matrices' grid
+ *                      (rstream.h), once for every update; each update
+ *                      noises only the next-value part */
+enum bb_rewards { BB_REWARDS_UPDATE = 0, BB_REWARDS_STREAM = 1 };
 #define BB_RIDGE_DOUBLINGS 64
 
 /* The names of each enum's values, indexed by value, NULL after the last:
  * "corrected", "paper"; "rare", "every", "release"; "paper", "tight";
  * "horizon", "remaining"; "uniform", "greedy"; "ball", "simplex",
  * "onehot", "auto"; "bun-steinke", "cks"; "triangle", "nonnegative",
- * "centred"; "refuse", "double"; "float", "exact". Static. */
+ * "centred"; "refuse", "double"; "float", "exact"; "update", "stream".
+ * Static. */
 extern const char *const bb_calibration_names[];
 extern const char *const bb_update_rule_names[];
 extern const char *const bb_bound_names[];
@@ -163,6 +174,7 @@ extern const char *const bb_conversion_names[];
 extern const char *const bb_y_sensitivity_names[];
 extern const char *const bb_indefinite_names[];
 extern const char *const bb_arithmetic_names[];
+extern const char *const bb_rewards_names[];
 
 /* names[v], or NULL if v is not a value of the table's enum. */
 const char *bb_enum_name(const char *const *names, int v);
@@ -178,6 +190,7 @@ const char *bb_conversion_name(enum bb_conversion c);
 const char *bb_y_sensitivity_name(enum bb_y_sensitivity s);
 const char *bb_indefinite_name(enum bb_indefinite i);
 const char *bb_arithmetic_name(enum bb_arithmetic s);
+const char *bb_rewards_name(enum bb_rewards r);
 
 /* A mechanism's name ("tree", "grid", "grid-sqrt", "auto",
  * "tree-honaker"), from its entry in mech.c's table; NULL if unknown. */

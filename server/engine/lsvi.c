@@ -222,13 +222,21 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
     if (centre > 0 && !job->gram)
         return BB_EINVAL;
     double discount = 0; /* nu sigma_{h+1}: none for the last step */
+    const int stream = job->reward != NULL;
     for (int h = H - 1; h >= 0; h--) {
         memset(ws->y, 0, sizeof(double) * (size_t)d);
-        double cap = bb_params_value_cap(p, h);
+        const double value_cap = bb_params_value_cap(p, h);
+        double cap = value_cap;
         if (b_next < cap) /* also false for a NaN bound: the cap stands */
             cap = b_next;
+        /* With the stream the noise scales with cap itself: a clip at a
+         * larger cap is as valid and keeps its grid away from 0. */
+        if (stream && cap < ldexp(value_cap, -20))
+            cap = ldexp(value_cap, -20);
         const double *w_next = prior ? ws->w_next : job->w + (size_t)(h + 1) * d;
-        const double c = centre * (1.0 + cap); /* c_h: 0 unless centred */
+        /* c_h: 0 unless centred; the part summed here is the next values'
+         * alone with the stream, and both parts are added back below */
+        const double c = centre * (stream ? cap : 1.0 + cap);
         const double ridge = job->ridge_step ? job->ridge_step[h] : job->ridge;
         const struct bb_sampler *ys = &job->y_noise[h];
         struct bb_sampler at;
@@ -248,9 +256,14 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             if (rc != BB_OK)
                 return rc;
         }
-        for (long b = 0; b < nblocks; b++) {
+        /* with the stream the last step has no part to sum: y_h = 0 */
+        for (long b = 0; b < (stream && h == H - 1 ? 0 : nblocks); b++) {
             long len = bb_store_block_len(b, job->n);
-            memcpy(ws->target, bb_store_reward(job->store, b, h), sizeof(double) * (size_t)len);
+            if (stream) /* the rewards are the stream's (rstream.h) */
+                memset(ws->target, 0, sizeof(double) * (size_t)len);
+            else
+                memcpy(ws->target, bb_store_reward(job->store, b, h),
+                       sizeof(double) * (size_t)len);
             if (h < H - 1)
                 add_next_values(job, ws, bb_store_feat(job->store, b, h + 1), len,
                                 job->chol + (size_t)(h + 1) * dd, w_next,
@@ -266,20 +279,26 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
                             bb_store_chosen(job->store, b, h), d, ws->target, 1, 1.0, ws->y, 1);
         }
         double *wh = job->w + (size_t)h * d;
+        /* the sd of the noise in y~_h: this update's draw and the stream's */
+        double sd = ys->s2 != 0 ? ys->sigma : 0.0;
+        if (stream)
+            sd = sqrt(sd * sd + job->reward_sd[h] * job->reward_sd[h]);
         if (job->sigma_y)
-            job->sigma_y[h] = ys->s2 != 0 ? ys->sigma : 0.0;
-        /* the noise in w_h, for step h-1's next values: none without a draw */
-        discount = ys->s2 != 0 ? p->next_discount * ys->sigma : 0.0;
+            job->sigma_y[h] = sd;
+        /* the noise in w_h, for step h-1's next values: none without noise */
+        discount = p->next_discount * sd;
         for (int j = 0; j < d; j++) {
             double v = ws->y[j];
             if (ys->s2 != 0 && !(BB_MUTANT(NOISE_OFF_STEP) && h == 0)) /* Alg. 1 line 9 */
                 v = (exact ? v : bb_grid_snap(v, ys->grid)) + bb_sampler_draw(ys, job->rng);
+            if (stream)
+                v += job->reward[(size_t)h * d + j];
             wh[j] = v;
         }
-        if (job->y_noisy) /* the release itself, on its grid */
+        if (job->y_noisy) /* the releases themselves, each on its grid */
             memcpy(job->y_noisy + (size_t)h * d, wh, sizeof(double) * (size_t)d);
-        if (c > 0)
-            uncentre(wh, job->gram + (size_t)h * dd, d, ridge, c);
+        if (centre > 0) /* c_h, or with the stream both parts' centres */
+            uncentre(wh, job->gram + (size_t)h * dd, d, ridge, centre * (1.0 + cap));
         int rc;
         if (prior) { /* the next values of step h-1: towards m_h, not 0 */
             const double m = ridge * bb_params_prior_target(p, h);

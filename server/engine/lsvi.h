@@ -27,6 +27,11 @@
  * bb_params_sigma_y_drawn_at(min(cap, B_{h+1})) on that sigma's grid: a
  * smaller range, a smaller sensitivity, the same rho (docs/PRIVACY.md §3.3).
  *
+ * With the reward stream (job->reward, bb_params_reward_stream) the targets
+ * summed and noised here are the next values alone, y_h = sum_i phi_h^i
+ * V_{h+1}(x_{h+1}^i), noised at sensitivity y_pair cap (cap floored at
+ * 2^-20 of the value cap), and y~_h is that release plus the stream's R~_h.
+ *
  * With centred targets (bb_params_y_centre(p) = kappa > 0: private, simplex
  * rows, y-sensitivity centred) the sum released for step h is instead
  *   y_h^c = sum_i phi_h^i (t_i - c_h 1^T phi_h^i),   c_h = kappa (1 + cap_h),
@@ -93,6 +98,10 @@ struct bb_lsvi_job {
                                         the centre is in force (may be NULL) */
     double *sigma_y;                 /* out, H: the sd step h's noise was drawn at
                                         (0 without noise; may be NULL) */
+    const double *reward;            /* borrowed, H*d, or NULL: the reward stream's
+                                        releases R~_h (rstream.h), which then stand for
+                                        the rewards in the targets */
+    const double *reward_sd;         /* borrowed, H: their noise's sd (with reward) */
     long update;                     /* this update's number, 1-based: its share of
                                         rho_y (bb_params_y_update_share); 0 draws at
                                         the base sds */

@@ -60,6 +60,7 @@ void bb_params_defaults(struct bb_params *p)
     p->plausible_floor = PLAUSIBLE_FLOOR_DEFAULT;
     p->next_discount = NEXT_DISCOUNT_DEFAULT;
     p->first_share = FIRST_SHARE_DEFAULT;
+    p->rewards = BB_REWARDS_STREAM;
 }
 
 /* Onehot rows start earlier: their Gram noise is diagonal, so a weight's
@@ -77,8 +78,11 @@ void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, c
         snprintf(gram, gramlen, "L=%d%s", p->L, diag);
     else
         snprintf(gram, gramlen, "g=%g k0=%g%s", p->release_base, p->release_start, diag);
-    const char *bound = bb_params_next_bound(p) ? ", next-value bound" : "";
-    if (bb_params_y_uniform(p))
+    const char *bound = bb_params_reward_stream(p)
+                            ? (bb_params_next_bound(p) ? ", next-value bound, rewards by stream"
+                                                       : ", rewards by stream")
+                            : (bb_params_next_bound(p) ? ", next-value bound" : "");
+    if (bb_params_y_uniform(p) || bb_params_reward_stream(p))
         snprintf(y, ylen, "value clip %s%s", bb_value_clip_name(p->value_clip), bound);
     else
         snprintf(y, ylen, "value clip %s, sigma_h ~ Delta_h^%g%s",
@@ -184,6 +188,7 @@ static void paper_levers(struct bb_params *p)
     p->plausible_z = 0;
     p->next_discount = 0;
     p->first_share = 1;
+    p->rewards = BB_REWARDS_UPDATE;
     p->conversion = BB_CONV_BUN_STEINKE;
     p->indefinite = BB_INDEF_REFUSE;
 }
@@ -207,6 +212,8 @@ static const char *check_levers(struct bb_params *p)
         return "unknown y sensitivity bound";
     if (!bb_arithmetic_name(p->arithmetic))
         return "unknown y summation";
+    if (!bb_rewards_name(p->rewards))
+        return "unknown release of the rewards";
     if (!bb_indefinite_name(p->indefinite))
         return "unknown rule for an indefinite Lambda~";
     if (!bb_bound_name(p->shift_bound))
@@ -263,10 +270,17 @@ int bb_params_derive(struct bb_params *p, char *why, size_t whylen)
     /* Exact y sums: a term's rounding, at most (d + 9) 2^-54 B per
      * coordinate, must stay within g/2 (docs/PRIVACY.md §5). */
     for (int h = 0; rc == BB_OK && bb_params_y_exact(p) && h < p->H; h++)
-        if (bb_params_y_grid_ratio(p, h) < ldexp((double)p->d + 9.0, -53))
+        if (bb_params_sigma_y_step(p, h) > 0 &&
+            bb_params_y_grid_ratio(p, h) < ldexp((double)p->d + 9.0, -53))
             return fail(why, whylen,
                         "the y noise is too small for its sums to be exact on its grid "
                         "(docs/PRIVACY.md §5)");
+    /* The stream's terms, at most 1: their rounding likewise within g_R / 2. */
+    for (int h = 0; rc == BB_OK && bb_params_reward_stream(p) && h < p->H; h++)
+        if (bb_params_grid_reward(p, h) < ldexp((double)p->d + 9.0, -53))
+            return fail(why, whylen,
+                        "the reward stream's noise is too small for its sums to be exact on "
+                        "its grid (docs/PRIVACY.md §5)");
     if (rc == BB_OK && p->K_max > bb_params_exact_k_max(p)) {
         if (why && whylen)
             snprintf(why, whylen,
@@ -282,7 +296,8 @@ double bb_params_y_grid_ratio(const struct bb_params *p, int h)
 {
     /* g = 2^(ilogb sigma - 20) > 2^-21 sigma, and sigma / (1 + cap) is the
      * same for every cap (bb_params_sigma_y_at). */
-    return ldexp(bb_params_sigma_y_step(p, h) / (1.0 + bb_params_value_cap(p, h)), -21);
+    const double range = bb_params_y_range(p, bb_params_value_cap(p, h));
+    return range > 0 ? ldexp(bb_params_sigma_y_step(p, h) / range, -21) : 0.0;
 }
 
 int bb_params_y_exact(const struct bb_params *p)
@@ -301,16 +316,28 @@ long bb_params_exact_k_max(const struct bb_params *p)
      * below 2^53 g while n <= 2^53 (g/B) / (1 + g/B), g/B > r_h. */
     for (int h = 0; bb_params_y_exact(p) && h < p->H; h++) {
         const double r = bb_params_y_grid_ratio(p, h), ky = ldexp(r / (1.0 + r), 53);
+        if (!(r > 0))
+            continue; /* no sum at this step: the stream holds its target */
         if (ky < k)
             k = ky;
     }
-    if (p->mechanism == BB_MECH_GRID_SQRT) {
-        /* (C x)_t: G products summed, error <= gamma_G sum |c x| <=
-         * gamma_G K_max (c_l <= 1), gamma_G = G u / (1 - G u). */
-        const double u = 0x1p-53, G = (double)p->releases;
-        const double gamma = G * u / (1.0 - G * u);
-        if (p->grid_gram / 2.0 / gamma < k)
-            k = p->grid_gram / 2.0 / gamma;
+    /* (C x)_t: G products summed, error <= gamma_G sum |c x| <=
+     * gamma_G K_max (c_l <= 1, every increment's entries summing at most
+     * K_max terms of size <= 1), gamma_G = G u / (1 - G u). */
+    const double u = 0x1p-53, G = (double)p->releases;
+    const double gamma = G * u / (1.0 - G * u);
+    if (p->mechanism == BB_MECH_GRID_SQRT && p->grid_gram / 2.0 / gamma < k)
+        k = p->grid_gram / 2.0 / gamma;
+    /* The reward stream (rstream.c): every coordinate of an increment a sum
+     * of snapped terms, each at most 1 + g_R, exact while n <= 2^53 g_R /
+     * (1 + g_R); and its (C x)_t as the Gram's. */
+    for (int h = 0; bb_params_reward_stream(p) && h < p->H; h++) {
+        const double g = bb_params_grid_reward(p, h);
+        double kr = ldexp(g / (1.0 + g), 53);
+        if (g / 2.0 / gamma < kr)
+            kr = g / 2.0 / gamma;
+        if (kr < k)
+            k = kr;
     }
     return k >= 0x1p62 ? LONG_MAX : (long)floor(k);
 }
@@ -449,14 +476,20 @@ double bb_params_rho_gram_spent(const struct bb_params *p, long episodes)
     return episodes > 0 ? p->rho_gram : 0.0;
 }
 
+double bb_params_rho_reward_spent(const struct bb_params *p, long episodes)
+{
+    return p->is_private && episodes > 0 ? bb_params_rho_reward(p) : 0.0;
+}
+
 double bb_params_rho_y_spent(const struct bb_params *p, long updates)
 {
     if (!p->is_private || updates <= 0)
         return 0.0;
+    const double rho_u = p->rho_y - bb_params_rho_reward(p); /* the updates' part */
     if (updates >= p->max_updates && bb_params_first_share(p) != 1.0)
-        return p->rho_y; /* every share: exactly rho_y */
+        return rho_u; /* every share: exactly the updates' part */
     /* the first update's share, then the later ones' (all 1 with equal shares) */
-    return p->rho_y *
+    return rho_u *
            (bb_params_y_update_share(p, 1) +
             (double)(updates - 1) * bb_params_y_update_share(p, 2)) /
            (double)p->max_updates;
@@ -465,7 +498,8 @@ double bb_params_rho_y_spent(const struct bb_params *p, long updates)
 double bb_params_rho_spent(const struct bb_params *p, long episodes, long updates, double *gram,
                            double *y)
 {
-    const double g = bb_params_rho_gram_spent(p, episodes), v = bb_params_rho_y_spent(p, updates);
+    const double g = bb_params_rho_gram_spent(p, episodes);
+    const double v = bb_params_rho_reward_spent(p, episodes) + bb_params_rho_y_spent(p, updates);
     if (gram)
         *gram = g;
     if (y)

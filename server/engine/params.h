@@ -90,11 +90,20 @@ void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, c
  * coefficients (sum S) whenever it arrives. 0 when non-private. */
 double bb_params_rho_gram_spent(const struct bb_params *p, long episodes);
 
-/* zCDP spent on y after n updates: n * rho_y / N_max. 0 when non-private. */
+/* zCDP spent by the reward stream (ynoise.h) after k episodes: its whole
+ * rho_R from the first episode on, as the Gram mechanism's (0 without it
+ * and when non-private). */
+double bb_params_rho_reward_spent(const struct bb_params *p, long episodes);
+
+/* zCDP spent by the updates' y noise after n updates: n shares of rho_y -
+ * rho_R (the first update's bb_params_y_update_share, then the later
+ * ones'), each share in units of 1 / N_max of it; exactly rho_y - rho_R
+ * after N_max. 0 when non-private or before the first update. */
 double bb_params_rho_y_spent(const struct bb_params *p, long updates);
 
 /* The privacy budget spent after the given episodes and updates: the sum
- * of the two above, which are written into *gram and *y where those are
+ * of the three above, the Gram mechanism's written into *gram and the
+ * stream's and the updates' together (y's budget) into *y where those are
  * non-NULL. rho-zCDP composes additively (docs/PRIVACY.md). */
 double bb_params_rho_spent(const struct bb_params *p, long episodes, long updates, double *gram,
                            double *y);

@@ -71,6 +71,8 @@ struct bb_params {
                                             the rest equally (bb_params_y_update_share,
                                             docs/PRIVACY.md §2.3); stored, never a flag;
                                             1 = every update the same */
+    enum bb_rewards rewards;             /* where the targets' rewards are released (enums.h);
+                                            stored, never a flag: a stream by default */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */

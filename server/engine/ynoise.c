@@ -10,6 +10,7 @@
 #include "noise.h"
 #include "params.h"
 #include "paramset.h"
+#include "release.h"
 
 double bb_params_value_cap(const struct bb_params *p, int h)
 {
@@ -61,6 +62,8 @@ int bb_params_y_uniform(const struct bb_params *p)
 
 double bb_params_sigma_y_step(const struct bb_params *p, int h)
 {
+    if (bb_params_reward_stream(p))
+        return bb_params_sigma_next(p, h);
     if (bb_params_y_uniform(p))
         return p->sigma_y;
     return p->y_unit * pow(bb_params_y_sensitivity(p, h), p->y_exponent);
@@ -83,9 +86,15 @@ double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h)
     return bb_params_sigma_y_drawn_at(p, h, bb_params_value_cap(p, h));
 }
 
+double bb_params_y_range(const struct bb_params *p, double cap)
+{
+    return bb_params_reward_stream(p) ? cap : 1.0 + cap;
+}
+
 double bb_params_sigma_y_at(const struct bb_params *p, int h, double cap)
 {
-    return bb_params_sigma_y_step(p, h) * (1.0 + cap) / (1.0 + bb_params_value_cap(p, h));
+    const double full = bb_params_y_range(p, bb_params_value_cap(p, h));
+    return full > 0 ? bb_params_sigma_y_step(p, h) * bb_params_y_range(p, cap) / full : 0.0;
 }
 
 double bb_params_grid_y_at(const struct bb_params *p, int h, double cap)
@@ -133,12 +142,15 @@ double bb_params_grid_y_update(const struct bb_params *p, int h, double cap, lon
 
 double bb_params_sigma_y_drawn_update(const struct bb_params *p, int h, double cap, long j)
 {
+    const double range = bb_params_y_range(p, cap);
+    if (!(range > 0) || bb_params_sigma_y_at(p, h, cap) == 0)
+        return 0.0; /* nothing to noise: the stream holds the whole target */
     /* A ball row of ||phi||^2 <= 1 + eta moves a term by (1 + eta) times
      * the unit ball's bound at most (bb_params_row_slack). */
     return bb_params_sigma_y_at(p, h, cap) * bb_params_y_update_scale(p, j) *
            (1.0 + bb_params_row_slack(p) +
             bb_params_y_snaps(p) * bb_params_grid_y_update(p, h, cap, j) * sqrt((double)p->d) /
-                (bb_params_y_pair(p) * (1.0 + cap)));
+                (bb_params_y_pair(p) * range));
 }
 
 int bb_params_next_bound(const struct bb_params *p)
@@ -159,6 +171,74 @@ static double sigma_y_of(const struct bb_params *p)
         return sqrt(2.0 * H * N * (H + 1) * (H + 1) / p->rho_y) * (bb_params_y_pair(p) / 2.0);
     /* step h's sensitivity 2(H-h+1): sum_h 4(H-h+1)^2 / 2 = H(H+1)(2H+1)/3 */
     return sqrt(N * H * (H + 1) * (2 * H + 1) / (3.0 * p->rho_y)) * (bb_params_y_pair(p) / 2.0);
+}
+
+int bb_params_reward_stream(const struct bb_params *p)
+{
+    return p->is_private && p->calibration == BB_CAL_CORRECTED &&
+           p->rewards == BB_REWARDS_STREAM && !bb_mechanism_is_tree(p->mechanism);
+}
+
+/* Q = sum_k (S_R + sqrt(N) c_k) / B_k of docs/PRIVACY.md §2.4: S_R the
+ * square-root factorization's sum over the G releases, c_k step k's value
+ * cap, B_k = 1 + c_k. */
+static double split_q(const struct bb_params *p)
+{
+    const double S = bb_sqrt_sum_squares(p->releases), rn = sqrt((double)p->max_updates);
+    double q = 0;
+    for (int k = 0; k < p->H; k++) {
+        const double c = bb_params_value_cap(p, k);
+        q += (S + rn * c) / (1.0 + c);
+    }
+    return q;
+}
+
+double bb_params_sigma_reward(const struct bb_params *p, int h)
+{
+    if (!bb_params_reward_stream(p))
+        return 0.0;
+    const double B = 1.0 + bb_params_value_cap(p, h);
+    return bb_params_y_pair(p) * sqrt(B * split_q(p) / (2.0 * p->rho_y));
+}
+
+double bb_params_sigma_next(const struct bb_params *p, int h)
+{
+    if (!bb_params_reward_stream(p))
+        return 0.0;
+    const double c = bb_params_value_cap(p, h), B = 1.0 + c;
+    return bb_params_y_pair(p) *
+           sqrt(sqrt((double)p->max_updates) * c * B * split_q(p) / (2.0 * p->rho_y));
+}
+
+double bb_params_rho_reward(const struct bb_params *p)
+{
+    if (!bb_params_reward_stream(p))
+        return 0.0;
+    double inv = 0;
+    for (int k = 0; k < p->H; k++)
+        inv += 1.0 / (1.0 + bb_params_value_cap(p, k));
+    return p->rho_y * bb_sqrt_sum_squares(p->releases) * inv / split_q(p);
+}
+
+double bb_params_grid_reward(const struct bb_params *p, int h)
+{
+    return bb_grid_for(bb_params_sigma_reward(p, h));
+}
+
+double bb_params_sigma_reward_drawn(const struct bb_params *p, int h)
+{
+    const double s = bb_params_sigma_reward(p, h);
+    if (s == 0)
+        return 0.0;
+    /* Per coordinate each snapped term is off by g/2 and its product's
+     * rounding by at most as much, on either side of the replacement: the
+     * increment moves by pair (1 + eta) + 2 g sqrt d; each snapped output
+     * (C x)_j likewise by 2 g sqrt d more, over the G outputs 2 g sqrt(d G),
+     * against the sqrt(S_R) pair the noise is calibrated for. */
+    const double g = bb_params_grid_reward(p, h), pair = bb_params_y_pair(p);
+    const double S = bb_sqrt_sum_squares(p->releases), rd = sqrt((double)p->d);
+    return s * (1.0 + bb_params_row_slack(p) + 2.0 * g * rd / pair +
+                2.0 * g * rd * sqrt((double)p->releases / S) / pair);
 }
 
 void ynoise_derive(struct bb_params *p)

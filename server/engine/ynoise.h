@@ -64,9 +64,11 @@ double bb_params_grid_y_step(const struct bb_params *p, int h);
 double bb_params_sigma_y_drawn_step(const struct bb_params *p, int h);
 
 /* Step h's y noise when its next values are clipped at cap, at most
- * bb_params_value_cap(p, h): the sensitivity 2(1 + cap) and sigma scaled
- * together from the _step values (sigma_at = sigma_step * (1 + cap) /
- * (1 + value_cap)), so the step's rho is the same for every cap; the grid
+ * bb_params_value_cap(p, h): the sensitivity y_pair * range(cap) and sigma
+ * scaled together from the _step values (sigma_at = sigma_step * range(cap)
+ * / range(value_cap), range = bb_params_y_range: 1 + cap, or cap with the
+ * stream), so the step's rho is the same for every cap; 0 where the range
+ * at the value cap is 0 (the stream's last step: nothing to noise); the grid
  * is the one for that sigma, and _drawn_at inflates for snapping to it as
  * _drawn_step does. At cap = bb_params_value_cap(p, h) they equal the
  * _step values. */
@@ -96,6 +98,41 @@ double bb_params_y_update_scale(const struct bb_params *p, long j);
  * _at values. */
 double bb_params_grid_y_update(const struct bb_params *p, int h, double cap, long j);
 double bb_params_sigma_y_drawn_update(const struct bb_params *p, int h, double cap, long j);
+
+/* Whether the reward part of the targets is released by continual release
+ * (rstream.h; docs/PRIVACY.md §2.4): a private run of the corrected
+ * calibration with rewards BB_REWARDS_STREAM and a grid mechanism, whose
+ * release points the stream shares. Then y_h splits into
+ *   R_h = sum_i phi_h^i (r_h^i - kappa 1^T phi_h^i)          (the stream)
+ *   Y_h = sum_i phi_h^i (V_{h+1}(x^i) - kappa c_h 1^T phi_h^i) (each update)
+ * (kappa = bb_params_y_centre, 0 unless centred), of sensitivities y_pair
+ * and y_pair c_h, c_h step h's value cap, and rho_y splits between them
+ * as docs/PRIVACY.md §2.4 derives: with Q = sum_k (S_R + sqrt(N) c_k) / B_k,
+ * S_R = bb_sqrt_sum_squares(G), B_k = 1 + c_k and N = N_max,
+ *   sigma_R,h = y_pair sqrt(B_h Q / (2 rho_y))           (every release)
+ *   sigma_V,h = y_pair sqrt(sqrt(N) c_h B_h Q / (2 rho_y)) (every update)
+ * which minimises sum_h Var_h / B_h^2 at the cost rho_y. The stream costs
+ * rho_R = rho_y S_R (sum_h 1 / B_h) / Q, the updates the rest. */
+int bb_params_reward_stream(const struct bb_params *p);
+
+/* The range of the targets' part an update noises when the next values are
+ * clipped at cap: cap with the stream (the next values alone), 1 + cap
+ * without (rewards and next values). */
+double bb_params_y_range(const struct bb_params *p, double cap);
+
+/* sigma_R,h and sigma_V,h above; 0 without the stream. With the stream,
+ * bb_params_sigma_y_step(p, h) is sigma_V,h: the _at, _update and _drawn
+ * values below scale it with the range y_pair * bb_params_y_range. */
+double bb_params_sigma_reward(const struct bb_params *p, int h);
+double bb_params_sigma_next(const struct bb_params *p, int h);
+
+/* The stream's grid of step h and the noise it draws there: sigma_R,h
+ * inflated for snapping its terms and its outputs (docs/PRIVACY.md §2.4). */
+double bb_params_grid_reward(const struct bb_params *p, int h);
+double bb_params_sigma_reward_drawn(const struct bb_params *p, int h);
+
+/* rho_R, the stream's part of rho_y; 0 without the stream. */
+double bb_params_rho_reward(const struct bb_params *p);
 
 /* Whether the backward pass clips the next values at the bound from the
  * released regression and scales the y noise with it: a private run with

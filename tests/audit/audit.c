@@ -53,7 +53,10 @@
 #define AUDIT_ALPHA 0.025
 
 enum claim { CLAIM_GRAM, CLAIM_Y, CLAIM_TOTAL };
-enum kind { KIND_GRAM, KIND_Y, KIND_VCLIP };
+/* KIND_Y: with the reward stream in force (the default), H = 1 puts all of
+ * y in the stream (docs/PRIVACY.md §2.4); KIND_Y_UPDATES: the rewards in
+ * every update instead, as databases created before the stream have it. */
+enum kind { KIND_GRAM, KIND_Y, KIND_Y_UPDATES, KIND_VCLIP };
 
 struct side {
     double row[MAX_H][D]; /* every action's row at step h */
@@ -94,12 +97,16 @@ static const struct audit_case cases[] = {
      * it can, and the claim is then y's share alone. */
     {"y triangle (ball)", KIND_Y, BB_MECH_GRID_SQRT, BB_FEATURES_BALL, BB_YSENS_TRIANGLE,
      CLAIM_Y, 0, {{{E1}, {1}}, {{NE1}, {1}}}},
+    {"y triangle (ball), per update", KIND_Y_UPDATES, BB_MECH_GRID_SQRT, BB_FEATURES_BALL,
+     BB_YSENS_TRIANGLE, CLAIM_Y, 0, {{{E1}, {1}}, {{NE1}, {1}}}},
     {"y nonnegative (simplex)", KIND_Y, BB_MECH_GRID_SQRT, BB_FEATURES_SIMPLEX,
      BB_YSENS_NONNEGATIVE, CLAIM_TOTAL, 0, {{{E1}, {1}}, {{E2}, {1}}}},
     {"y centred (simplex)", KIND_Y, BB_MECH_GRID_SQRT, BB_FEATURES_SIMPLEX, BB_YSENS_CENTRED,
      CLAIM_Y, 0, {{{E1}, {1}}, {{E1}, {0}}}},
     {"y centred (simplex), two rows", KIND_Y, BB_MECH_GRID_SQRT, BB_FEATURES_SIMPLEX,
      BB_YSENS_CENTRED, CLAIM_TOTAL, 0, {{{E1}, {1}}, {{E2}, {1}}}},
+    {"y centred (simplex), two rows, per update", KIND_Y_UPDATES, BB_MECH_GRID_SQRT,
+     BB_FEATURES_SIMPLEX, BB_YSENS_CENTRED, CLAIM_TOTAL, 0, {{{E1}, {1}}, {{E2}, {1}}}},
     {"y centred (onehot)", KIND_Y, BB_MECH_GRID_SQRT, BB_FEATURES_ONEHOT, BB_YSENS_CENTRED,
      CLAIM_Y, 0, {{{E1}, {1}}, {{E1}, {0}}}},
     {"y centred (simplex), negative row", KIND_Y, BB_MECH_GRID_SQRT, BB_FEATURES_SIMPLEX,
@@ -158,6 +165,8 @@ static int configure(const struct audit_case *c, struct bb_params *p, int *K)
     p->release_base = 1.5;
     if (c->kind != KIND_GRAM)
         p->update_rule = BB_UPDATE_RELEASE;
+    if (c->kind == KIND_Y_UPDATES)
+        p->rewards = BB_REWARDS_UPDATE;
     if (c->kind == KIND_VCLIP) {
         p->prior_value = 0;     /* the next values from the published w */
         p->shift_scale = 0.05;  /* a small ridge: large weights, large values */
@@ -616,7 +625,7 @@ int main(int argc, char **argv)
     printf("privacy audit: %ld training and %ld held-out trials a side, delta %g,"
            " Clopper-Pearson 95%%\n",
            n, n, AUDIT_DELTA);
-    printf("%-38s %8s %9s %9s %s\n", "case", "claimed", "lower bd", "estimate", "");
+    printf("%-42s %8s %9s %9s %s\n", "case", "claimed", "lower bd", "estimate", "");
     int failed = 0, errors = 0, ran = 0;
     for (size_t i = 0; i < NCASES; i++) {
         const struct audit_case *c = &cases[i];
@@ -625,15 +634,15 @@ int main(int argc, char **argv)
         struct result r;
         ran++;
         if (audit_case(c, n, seed + i, &r) != 0) {
-            printf("%-38s  ERROR\n", c->name);
+            printf("%-42s  ERROR\n", c->name);
             errors++;
             continue;
         }
         if (r.refused) {
-            printf("%-38s %8.3f %9s %9s ok (refused)\n", c->name, r.claim, "-", "-");
+            printf("%-42s %8.3f %9s %9s ok (refused)\n", c->name, r.claim, "-", "-");
             continue;
         }
-        printf("%-38s %8.3f %9.3f %9.3f %s (%ld/%ld vs %ld/%ld)\n", c->name, r.claim, r.eps_lo,
+        printf("%-42s %8.3f %9.3f %9.3f %s (%ld/%ld vs %ld/%ld)\n", c->name, r.claim, r.eps_lo,
                r.eps_hat, r.pass ? "ok" : "EXCEEDS CLAIM", r.hits, r.n_hits, r.fa, r.n_fa);
         failed += !r.pass;
         if (failed && first_fail)

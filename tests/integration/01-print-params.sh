@@ -46,22 +46,33 @@ check '{"release_start": 7693, "releases": 7, "sigma_y": 271.9697743}' \
     --conversion bun-steinke
 check '{"release_start": 1, "releases": 100000}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --mechanism tree
-# Step h's y noise is proportional to its sensitivity 2(H - h + 1)
-# (y-exponent 1, docs/PRIVACY.md §2), at the same rho_y as sigma_y at every
-# step: sigma_h = sigma_y sqrt(H / sum_j (2j)^2) 2(H - h + 1), inflated by
-# its grid's slack (below 1e-4 here); other exponents: test_params.
+# With the reward stream (docs/PRIVACY.md §2.4) every update noises only
+# the next values, at sigma_V,h = 2 sqrt(sqrt(N) c_h B_h Q / (2 rho_y)), and
+# the stream the rewards at sigma_R,h = 2 sqrt(B_h Q / (2 rho_y)) (ball rows:
+# y_pair 2; c_h = 4 - h, B_h = 1 + c_h, Q = sum_k (S + sqrt(N) c_k) / B_k,
+# S the square-root sum over the release points), each inflated by its
+# grid's slack (below 1e-4 here); the update-mode exponent: test_params.
 "$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 |
     python3 -c '
 import json, math, sys
 d = json.load(sys.stdin)
-assert d["y_exponent"] == 1, d["y_exponent"]
-s = d["sigma_y_drawn_step"]
-assert len(s) == 5, s
-unit = d["sigma_y"] * math.sqrt(5 / 220)
-for h, x in enumerate(s):
-    want = unit * 2 * (5 - h)
-    assert abs(x - want) <= 1e-4 * want, (h, x, want)
-assert d["sigma_y_drawn"] == s[0], d["sigma_y_drawn"]
+assert d["rewards"] == "stream", d["rewards"]
+G, N, rho_y = d["releases"], d["max_updates"], d["rho_y"]
+c, S = 1.0, 0.0
+for l in range(G):
+    S, c = S + c * c, c * (2 * l + 1) / (2 * l + 2)
+caps = [4 - h for h in range(5)]
+Q = sum((S + math.sqrt(N) * ck) / (1 + ck) for ck in caps)
+sv, sr = d["sigma_y_drawn_step"], d["sigma_reward_drawn_step"]
+assert len(sv) == 5 and len(sr) == 5, (sv, sr)
+for h, ck in enumerate(caps):
+    want_v = 2 * math.sqrt(math.sqrt(N) * ck * (1 + ck) * Q / (2 * rho_y))
+    want_r = 2 * math.sqrt((1 + ck) * Q / (2 * rho_y))
+    assert abs(sv[h] - want_v) <= 1e-4 * want_v, (h, sv[h], want_v)
+    assert abs(sr[h] - want_r) <= 1e-4 * want_r, (h, sr[h], want_r)
+assert d["sigma_y_drawn"] == sv[0], d["sigma_y_drawn"]
+want = rho_y * S * sum(1 / (1 + ck) for ck in caps) / Q
+assert abs(d["rho_rewards"] - want) <= 1e-12 * rho_y, (d["rho_rewards"], want)
 ' || { echo "per-step y noise wrong" >&2; exit 1; }
 # With onehot rows the next values come from regressions shrunk towards
 # 0.35 of each step's largest target, H - h + 1; with ball and simplex rows
@@ -238,6 +249,7 @@ k0, n, x = d["release_start"], 0, d["release_start"]
 while x <= d["K_max"]:
     n, x = n + 1, x * 1.25
 assert d["releases"] == n and n > 11, (d["releases"], n)
+assert d["rewards"] == "stream" and d["rho_rewards"] > 0, d
 a = min(d["first_share"], n / 2)  # the first update share (docs/PRIVACY.md §2.3)
 assert a == 2, d
 assert k0 >= 5 * d["d"] * d["sigma_y"] / math.sqrt(a), d

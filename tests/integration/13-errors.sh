@@ -197,7 +197,7 @@ e["steps"][0]["features"][1] = [1 / 3, 1 / 3, 1 / 3, 0]')"
 expect_status 201
 stored_one simplex
 req GET /v1/privacy
-grep -q "Delta_h^1, next-value bound" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
+grep -q "next-value bound, rewards by stream" "$TMP/body" || fail "privacy: $(cat "$TMP/body")"
 stop_daemon
 
 # --features onehot (docs/PRIVACY.md §1.6): a simplex row with two nonzero

@@ -108,14 +108,18 @@ expect_status 200
 python3 - "$TMP/body" "$v" "$TMP/config" <<'PY' || fail "privacy: $(cat "$TMP/body")"
 import json, sys
 d = json.load(open(sys.argv[1])); v = int(sys.argv[2])
-a = json.load(open(sys.argv[3]))["first_share"]
+c = json.load(open(sys.argv[3]))
+a, rho_r = c["first_share"], c["rho_rewards"]
 assert d["episodes"] == 30 and d["max_episodes"] == 64
 assert d["updates"] >= v and d["max_updates"] >= d["updates"]
 assert abs(d["gram"]["spent"] + d["gram"]["remaining"] - d["gram"]["rho"]) < 1e-9 * d["rho"]
-# update 1 spends a of the average share, each later one (N - a) / (N - 1)
+# the reward stream's rho_R with the first episode (docs/PRIVACY.md §2.4);
+# update 1 spends a of the average share of the rest, each later one
+# (N - a) / (N - 1)
 u, n = d["updates"], d["max_updates"]
-assert a > 1 and u >= 2, (a, u)
-assert abs(d["y"]["spent"] - d["y"]["rho"] * (a + (u - 1) * (n - a) / (n - 1)) / n) < 1e-9 * d["rho"]
+assert a > 1 and u >= 2 and 0 < rho_r < d["y"]["rho"], (a, u, rho_r)
+shares = (a + (u - 1) * (n - a) / (n - 1)) / n
+assert abs(d["y"]["spent"] - rho_r - (d["y"]["rho"] - rho_r) * shares) < 1e-9 * d["rho"]
 assert d["rho_spent"] <= d["rho"]
 PY
 req GET /v1/config

@@ -3,7 +3,8 @@
 # a clean restart and a kill -9, episodes are submitted until a billboard is
 # computed from every stored episode; its noisy Gram matrices must then be,
 # to the last bit, what the stored episodes and stored noise records give
-# (an independent oracle per mechanism, below; plus the ridge). A restart
+# (an independent oracle per mechanism, below; plus the ridge), and with the
+# grids the reward stream's last-step release what its records give. A restart
 # that re-drew noise, lost a record or replayed wrongly fails this.
 # MECH_FLAGS selects the mechanism (default: the tree); 21-recovery-grid.sh
 # runs this for the grid mechanisms and the tree with Honaker's estimator.
@@ -78,8 +79,13 @@ for k, feat, act in rows:
                 S[h][r][c] += snap(phi[r] * phi[c])
 assert n == m, (n, m)
 rec = {}
+stream = {}  # the reward stream's records (engine/rstream.c): slot -j, d entries
 for h, slot, tag, b in con.execute("SELECT step, slot, tag, bytes FROM mech_state"):
-    rec[(h, slot)] = (tag, struct.unpack("=%dd" % (d * d), b))
+    if slot < 0:
+        stream[(h, -slot)] = (tag, struct.unpack("=%dd" % d, b))
+    else:
+        rec[(h, slot)] = (tag, struct.unpack("=%dd" % (d * d), b))
+assert not stream or cfg["rewards"] == "stream", cfg.get("rewards")
 mech = cfg["mechanism"]
 
 def tree_noise(h):
@@ -167,6 +173,47 @@ for h in range(H):
             if abs(got[r][c] - want[r][c]) > tol:
                 sys.exit("h=%d (%d,%d): billboard %r, stored data give %r" % (h, r, c, got[r][c], want[r][c]))
 print("%s: gram of %d episodes matches" % (mech, m))
+
+if cfg.get("rewards") == "stream":
+    # The reward stream (docs/PRIVACY.md §2.4): its last step's release is
+    # the whole of y~ there (no next values), stored with the billboard. The
+    # oracle sums sum_i phi_i (r_i - kappa 1^T phi_i) over the release
+    # points' increments, C = B = the (1-x)^(-1/2) series, with the stored
+    # Z_j; it does not snap, so it agrees to within the snapping, far below
+    # the noise's sd (a re-drawn or lost record moves it by about the sd).
+    pts = sorted(tag for (hh, j), (tag, z) in stream.items() if hh == 0)
+    assert m in pts, (m, pts)
+    t = pts.index(m)
+    c = [1.0]
+    for l in range(1, t + 1):
+        c.append(c[-1] * (2 * l - 1) / (2 * l))
+    h, kappa = H - 1, cfg["y_centre"]
+    xs = [[0.0] * d for _ in range(t + 1)]
+    j = 0
+    for k, feat, act, rew in con.execute(
+            "SELECT k, features, actions, rewards FROM episodes WHERE k <= ? ORDER BY k", (m,)):
+        while k > pts[j]:
+            j += 1
+        f = struct.unpack("=%dd" % (H * A * d), feat)
+        a = struct.unpack("=%di" % H, act)
+        r = struct.unpack("=%dd" % H, rew)
+        phi = f[(h * A + a[h]) * d:(h * A + a[h] + 1) * d]
+        for q in range(d):
+            xs[j][q] += phi[q] * (r[h] - kappa * sum(phi))
+    want = [0.0] * d
+    for i in range(t + 1):
+        tag, z = stream[(h, i + 1)]
+        assert tag == pts[i], ("stream record of the wrong point", i + 1, tag, pts[i])
+        y = [sum(c[i - l] * xs[l][q] for l in range(i + 1)) + z[q] for q in range(d)]
+        want = [u + c[t - i] * v for u, v in zip(want, y)]
+    (blob,) = con.execute("SELECT y_noisy FROM billboards WHERE version = ?", (bb["version"],)).fetchone()
+    got = struct.unpack("=%dd" % (H * d), blob)[h * d:(h + 1) * d]
+    # every snapped term and output is off by at most g / 2, g <= 2^-20 sd
+    tol = (m + t + 2) * 2.0 ** -20 * cfg["sigma_reward_drawn_step"][h]
+    for q in range(d):
+        if abs(got[q] - want[q]) > tol:
+            sys.exit("stream h=%d [%d]: stored %r, episodes and records give %r" % (h, q, got[q], want[q]))
+    print("%s: reward stream of %d episodes matches" % (mech, m))
 PY
 stop_daemon
 echo ok

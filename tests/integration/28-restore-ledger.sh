@@ -3,9 +3,10 @@
 # restore"; server/ledger.h):
 #   - with a release journal: back up, pass release points and publish
 #     updates, lose the database, restore, reach the same points again:
-#     /v1/privacy charges the lost timeline (rho_gram, as it passed a
-#     release point after the backup, and the first update's share of rho_y,
-#     a rho_y / N_max, per lost update: docs/PRIVACY.md §2.3, §8), so
+#     /v1/privacy charges the lost timeline (rho_gram and the reward
+#     stream's rho_R, as it passed a release point after the backup, and
+#     the first update's share of the rest of rho_y, a (rho_y - rho_R) /
+#     N_max, per lost update: docs/PRIVACY.md §2.3, §2.4, §8), so
 #     rho_spent covers both timelines; the restored daemon never serves a
 #     version number the lost one served (its versions continue above them),
 #     and /v1/billboard's privacy summary shows the restore;
@@ -58,12 +59,13 @@ privacy p-restored
 python3 - "$TMP/p-restored" "$TMP/p-backup" "$TMP/config" <<'PY' || fail "restored ledger: $(cat "$TMP/p-restored")"
 import json, sys
 now, b, c = (json.load(open(f)) for f in sys.argv[1:4])
-r, a = now["restores"], c["first_share"]
+r, a, rho_r = now["restores"], c["first_share"], c["rho_rewards"]
 nmax, rho_y, rho_g = b["max_updates"], b["y"]["rho"], b["gram"]["rho"]
-assert a > 1, c
+assert a > 1 and c["rewards"] == "stream" and 0 < rho_r < rho_y, c
 assert r["count"] == 1 and r["rho_gram"] == rho_g, r
-assert abs(r["rho_y"] - 3 * a * rho_y / nmax) < 1e-12, r
-assert abs(now["rho_spent"] - (b["rho_spent"] + rho_g + 3 * a * rho_y / nmax)) < 1e-12, (now, b)
+lost_y = rho_r + 3 * a * (rho_y - rho_r) / nmax  # the lost stream, three updates
+assert abs(r["rho_y"] - lost_y) < 1e-12, r
+assert abs(now["rho_spent"] - (b["rho_spent"] + rho_g + lost_y)) < 1e-12, (now, b)
 assert now["billboard_version"] == 1 and now["episodes"] == 12, now
 PY
 # The same points again: three more updates, numbered above the lost ones.
@@ -101,9 +103,9 @@ privacy p-worst
 python3 - "$TMP/p-worst" "$TMP/p-backup" "$TMP/config" <<'PY' || fail "worst-case ledger: $(cat "$TMP/p-worst")"
 import json, sys
 now, b, c = (json.load(open(f)) for f in sys.argv[1:4])
-r, nmax, a = now["restores"], b["max_updates"], c["first_share"]
+r, nmax, a, rho_r = now["restores"], b["max_updates"], c["first_share"], c["rho_rewards"]
 assert r["count"] == 1 and r["rho_gram"] == b["gram"]["rho"], r
-assert abs(r["rho_y"] - (nmax - 1) * a * b["y"]["rho"] / nmax) < 1e-12, r
+assert abs(r["rho_y"] - (rho_r + (nmax - 1) * a * (b["y"]["rho"] - rho_r) / nmax)) < 1e-12, r
 PY
 post_n "$tok" 13 16 # passes 15: numbered above anything a lost timeline can have served
 req GET /v1/billboard

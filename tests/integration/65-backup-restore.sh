@@ -242,8 +242,10 @@ charge = now.pop("restores")
 assert charge["count"] == 1, charge
 left = orig["max_updates"] - orig["updates"]
 a = c["first_share"]  # every lost update at the first's share (docs/PRIVACY.md §8)
+rho_r = c["rho_rewards"]  # and the lost timeline's reward stream (§2.4)
 assert charge["rho_gram"] == orig["gram"]["rho"], charge  # a release point is left
-assert abs(charge["rho_y"] - left * a * orig["y"]["rho"] / orig["max_updates"]) < 1e-9 * orig["rho"], charge
+want_y = rho_r + left * a * (orig["y"]["rho"] - rho_r) / orig["max_updates"]
+assert rho_r > 0 and abs(charge["rho_y"] - want_y) < 1e-9 * orig["rho"], charge
 for k in ("rho_spent", "rho_remaining"):
     now.pop(k), orig.pop(k)
 for s in ("gram", "y"):

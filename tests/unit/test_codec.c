@@ -425,8 +425,19 @@ static void test_config_info(void **state)
     char *again = bb_config_info_to_json(&back, 0, &len2);
     assert_non_null(again);
     assert_string_equal(again, s);
+    assert_null(strstr(s, "sigma_reward_drawn_step")); /* an older daemon's: none */
     bb_config_info_release(&back);
     free(again);
+    free(s);
+    /* The reward stream's sds, where they are, read back too. */
+    double rs[2] = {0.125, 3};
+    c.sigma_reward_drawn_step = rs;
+    s = bb_config_info_to_json(&c, 0, &len);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "\"sigma_reward_drawn_step\":[0.125,3.0]"));
+    assert_int_equal(bb_config_info_from_json(s, len, &back, NULL, 0), BB_OK);
+    assert_true(back.sigma_reward_drawn_step && back.sigma_reward_drawn_step[1] == 3);
+    bb_config_info_release(&back);
     free(s);
     /* H, d and A are needed; a field of the wrong type is refused. */
     char why[128];

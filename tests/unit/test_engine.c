@@ -6,6 +6,7 @@
 #include "testutil.h"
 #include "test_records.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,8 +351,32 @@ static void recovery_with(enum bb_mechanism m)
     struct bb_episode v0 = view(&eps[0]);
     assert_int_equal(bb_engine_add(x, &v0, NULL, 0, NULL, 0), BB_EINVAL);
     bb_engine_free(x);
+    /* With the reward stream (the grids' default): its records are needed
+     * too, and the recovered releases are a's. */
+    double ra[D], rc_[D], sa, sc;
+    const int stream = bb_engine_reward(a, 0, ra, &sa) == BB_OK;
+    assert_int_equal(stream, m != BB_MECH_TREE && m != BB_MECH_TREE_HONAKER);
+    if (stream) {
+        static struct test_records gram_only;
+        for (size_t i = 0; i < saved.n; i++)
+            if (saved.rec[i].slot >= 0)
+                test_records_put(&gram_only, &saved.rec[i], 1);
+        assert_true(gram_only.n < saved.n);
+        struct bb_engine *y;
+        assert_int_equal(bb_engine_new(&p, &r3, &y), BB_OK);
+        assert_int_equal(bb_engine_recover(y, eps_each, &src, gram_only.rec, gram_only.n),
+                         BB_EINVAL);
+        bb_engine_free(y);
+        test_records_free(&gram_only);
+    }
     assert_int_equal(bb_engine_recover(c, eps_each, &src, saved.rec, saved.n), BB_OK);
     assert_int_equal(bb_engine_episodes(c), 333);
+    for (int h = 0; stream && h < H; h++) {
+        assert_int_equal(bb_engine_reward(a, h, ra, &sa), BB_OK);
+        assert_int_equal(bb_engine_reward(c, h, rc_, &sc), BB_OK);
+        assert_memory_equal(ra, rc_, sizeof(ra));
+        assert_true(sa == sc && sa > 0);
+    }
     const struct bb_billboard *last = bb_engine_billboard(a);
     long upd = bb_engine_updates(a);
     assert_int_equal(bb_engine_restore_billboard(c, last, upd - 1), BB_EINVAL); /* < version */
@@ -682,6 +707,68 @@ static void test_indefinite(void **state)
     }
 }
 
+/* With the reward stream (the default for a private grid), an update's
+ * y~_h is this update's noised next-value sum plus the stream's release at
+ * the same point: at the last step there are no next values, so w_h =
+ * Lambda~_h^-1 (R~_h + kappa (Lambda~_h - ridge_h I) 1) exactly, and the
+ * published sd is the stream's; earlier steps add this update's draw. */
+static void test_stream_update(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = H, p.d = D, p.A = A, p.K_max = 400, p.rho = 1.0, p.features = BB_FEATURES_SIMPLEX;
+    p.release_start = 50;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_true(bb_params_reward_stream(&p));
+    struct bb_rng rng, data;
+    bb_rng_init_seeded(&rng, 21);
+    bb_rng_init_seeded(&data, 22);
+    struct bb_engine *e;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    struct ep x;
+    long k = 0;
+    while (!bb_engine_update_due(e)) {
+        random_episode(&data, &x);
+        for (int i = 0; i < H * A * D; i++)
+            x.feat[i] = fabs(x.feat[i]) / D; /* into the simplex */
+        struct bb_episode v = view(&x);
+        assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+        assert_true(++k < 400);
+    }
+    assert_int_equal(bb_engine_update(e), BB_OK);
+    const struct bb_billboard *b = bb_engine_billboard(e);
+    assert_int_equal((long)b->episode, bb_engine_released(e));
+    const double kappa = bb_params_y_centre(&p);
+    assert_true(kappa > 0);
+    double r[D], sd, y[D];
+    for (int h = 0; h < H; h++) {
+        assert_int_equal(bb_engine_reward(e, h, r, &sd), BB_OK);
+        if (h < H - 1) { /* this update's draw on top */
+            assert_true(b->sigma_y[h] > sd);
+            continue;
+        }
+        assert_true(b->sigma_y[h] == sd && sd > 0);
+        const double *g = b->gram + (size_t)h * D * D, ridge = bb_engine_ridge_step(e, h);
+        for (int i = 0; i < D; i++) { /* Lambda~ w = R~ + kappa (Lambda~ - ridge I) 1 */
+            double lw = 0, row = -ridge;
+            for (int j = 0; j < D; j++) {
+                lw += g[i * D + j] * b->w[h * D + j];
+                row += g[i * D + j];
+            }
+            y[i] = r[i] + kappa * row;
+            assert_true(fabs(lw - y[i]) <= 1e-9 * (1 + fabs(y[i])));
+        }
+    }
+    bb_engine_free(e);
+    /* Stored databases go on releasing the rewards in every update. */
+    p.rewards = BB_REWARDS_UPDATE;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    assert_int_equal(bb_engine_reward(e, 0, r, &sd), BB_ENOTFOUND);
+    bb_engine_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -693,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_onehot_rows),
         cmocka_unit_test(test_split_update_while_ingesting),
         cmocka_unit_test(test_recovery_by_replay),
+        cmocka_unit_test(test_stream_update),
         cmocka_unit_test(test_version_zero),
         cmocka_unit_test(test_indefinite),
     };

@@ -518,7 +518,9 @@ static void test_y_exponent(void **state)
                                        0.5222329678670935};
     struct bb_params p;
     bb_params_defaults(&p);
+    p.rewards = BB_REWARDS_UPDATE; /* the whole targets per update */
     assert_rel(p.y_exponent, 1.0, 0); /* the default */
+    p.rewards = BB_REWARDS_UPDATE; /* the exponent is the whole targets' */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     double eff = 0;
@@ -543,6 +545,7 @@ static void test_y_exponent(void **state)
     for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++)
         for (size_t j = 0; j < sizeof(hs) / sizeof(hs[0]); j++) {
             bb_params_defaults(&p);
+            p.rewards = BB_REWARDS_UPDATE; /* the whole targets per update */
             p.H = hs[j], p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 3;
             p.y_exponent = ex[i];
             assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -559,6 +562,7 @@ static void test_y_exponent(void **state)
     /* Equal sensitivities (V clipped to [0, H]), the paper's calibration and
      * exponent 0: sigma_y at every step; non-private: none. */
     bb_params_defaults(&p);
+    p.rewards = BB_REWARDS_UPDATE; /* the whole targets per update */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     p.value_clip = BB_VCLIP_HORIZON;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -569,6 +573,7 @@ static void test_y_exponent(void **state)
     for (int h = 0; h < 5; h++)
         assert_rel(bb_params_sigma_y_step(&p, h), p.sigma_y, 0);
     bb_params_defaults(&p);
+    p.rewards = BB_REWARDS_UPDATE; /* the whole targets per update */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.rho = INFINITY;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     for (int h = 0; h < 5; h++)
@@ -727,6 +732,7 @@ static void test_first_share(void **state)
     struct bb_params p;
     bb_params_defaults(&p);
     assert_rel(p.first_share, 2, 0); /* the default */
+    p.rewards = BB_REWARDS_UPDATE; /* the stream's part: test_reward_stream */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 1;
     p.features = BB_FEATURES_SIMPLEX;
     p.max_updates_cap = 11;
@@ -809,6 +815,7 @@ static void test_next_bound_noise(void **state)
     bb_params_defaults(&p);
     p.release_base = 1.5; /* as the known values were printed */
     p.first_share = 1;    /* as the known values were printed */
+    p.rewards = BB_REWARDS_UPDATE; /* as the known values were printed */
     assert_int_equal(p.features, BB_FEATURES_BALL); /* the default */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.rho = bb_rho_from_epsilon(10.0, 1e-5);
     p.conversion = BB_CONV_BUN_STEINKE; /* as the known values were printed */
@@ -906,6 +913,7 @@ static void test_exact_k_max(void **state)
     /* ... and a y noise so small that a term's rounding could pass g / 2
      * is refused: r < (d + 9) 2^-53. */
     bb_params_defaults(&p);
+    p.rewards = BB_REWARDS_UPDATE; /* the stream's: test_reward_stream */
     p.H = 1, p.d = 2, p.A = 2, p.rho = 1e30, p.gram_share = 1e-28, p.K_max = 1000;
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
     assert_non_null(strstr(why, "too small for its sums to be exact"));
@@ -918,6 +926,7 @@ static void test_exact_k_max(void **state)
     p.H = 5, p.d = 8, p.A = 4, p.epsilon = 10, p.K_max = 100000;
     p.release_base = 1.5; /* as the known values were computed */
     p.first_share = 1;    /* as the known values were computed */
+    p.rewards = BB_REWARDS_UPDATE; /* the stream's bound: test_reward_stream */
     assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_OK);
     assert_int_equal(p.releases, 11);
     assert_true(p.grid_gram == 0x1p-18);
@@ -1025,8 +1034,10 @@ static void test_stored_keys_privacy(void **state)
     assert_true(b.sigma_y_eff < a.sigma_y_eff && a.sigma_y_eff <= b.sigma_y_eff * (1 + 2 * eta));
     assert_true(b.sigma_gram_eff < a.sigma_gram_eff &&
                 a.sigma_gram_eff <= b.sigma_gram_eff * (1 + 2 * eta));
-    for (int h = 0; h < 5; h++) {
+    for (int h = 0; h < 5; h++) { /* with the stream nothing is drawn at the last step */
         double x = bb_params_sigma_y_drawn_step(&a, h), y = bb_params_sigma_y_drawn_step(&b, h);
+        assert_true(h == 4 ? x == 0 && y == 0 : y < x && x <= y * (1 + 2 * eta));
+        x = bb_params_sigma_reward_drawn(&a, h), y = bb_params_sigma_reward_drawn(&b, h);
         assert_true(y < x && x <= y * (1 + 2 * eta));
     }
     for (int rule = BB_INDEF_REFUSE; rule <= BB_INDEF_DOUBLE; rule++) {
@@ -1098,6 +1109,7 @@ static void simplex_h5(struct bb_params *p, enum bb_y_sensitivity ys)
     bb_params_defaults(p);
     p->release_base = 1.5; /* as the known values were computed */
     p->first_share = 1;    /* as the known values were computed */
+    p->rewards = BB_REWARDS_UPDATE; /* as the known values were computed */
     p->y_sensitivity = ys;
     /* rho as CKS converts epsilon = 10 exactly, as the known values were
      * computed (derive aims 2^-40 below a given epsilon: test_epsilon_...). */
@@ -1237,6 +1249,7 @@ static void test_y_centred(void **state)
                                          13.759460765857867, 9.1730068345534, 4.5865034172767};
     struct bb_params p, q;
     bb_params_defaults(&p);
+    p.rewards = BB_REWARDS_UPDATE; /* the whole targets per update */
     assert_int_equal(p.y_sensitivity, BB_YSENS_CENTRED); /* the default */
     simplex_h5(&p, BB_YSENS_CENTRED);
     q = p;
@@ -1297,6 +1310,108 @@ static void test_y_centred(void **state)
  * stays above at every d the engine accepts (0.7 t to spare); the default
  * 0.25 falls below from d = 60 at the latest (docs/RESULTS.md, "More
  * levers"), which is why it comes with --indefinite double. */
+/* The reward stream (docs/PRIVACY.md §2.4): known values at H = 5, d = 8,
+ * simplex rows, centred (y_pair 1), k0 = 1000 on the default grid (G = 21
+ * = N_max), epsilon 10 by CKS, computed independently (Python, from the
+ * §2.4 formulas): sigma_R,h and sigma_V,h, the stream's drawn sd, rho_R;
+ * the two parts' costs add up to rho_y; the spend; where it is in force. */
+static void test_reward_stream(void **state)
+{
+    (void)state;
+    static const double sr[] = {5.473109864949232, 4.8952982825404705, 4.23945267178238,
+                                3.4614986115152266, 2.4476491412702353};
+    static const double sv[] = {23.43251940921708, 18.15075148631596, 12.834519459605822,
+                                7.410013264922912, 0.0};
+    static const double drawn[] = {5.473607686264205, 4.8957435474608415, 4.239838282514835,
+                                   3.461656036437536, 2.447760457500328};
+    struct bb_params p;
+    bb_params_defaults(&p);
+    assert_int_equal(p.rewards, BB_REWARDS_STREAM); /* the default */
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.release_start = 1000;
+    p.features = BB_FEATURES_SIMPLEX;
+    p.rho = bb_rho_from_epsilon_cks(10.0, 1e-5);
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_true(bb_params_reward_stream(&p));
+    assert_int_equal(p.releases, 21);
+    assert_int_equal(p.max_updates, 21);
+    assert_rel(p.rho_y, 1.4261564930622816, 1e-15);
+    const double S = bb_sqrt_sum_squares(21);
+    double cost = 0;
+    for (int h = 0; h < 5; h++) {
+        const double c = 4 - h;
+        assert_rel(bb_params_sigma_reward(&p, h), sr[h], 1e-14);
+        assert_rel(bb_params_sigma_next(&p, h), sv[h], 1e-14);
+        assert_rel(bb_params_sigma_reward_drawn(&p, h), drawn[h], 1e-14);
+        assert_rel(bb_params_grid_reward(&p, h), bb_grid_for(sr[h]), 0);
+        /* an update's part: the next values' range c at y_pair 1 */
+        assert_rel(bb_params_sigma_y_step(&p, h), sv[h], 0);
+        assert_rel(bb_params_y_range(&p, c), c, 0);
+        if (h == 4)
+            assert_rel(bb_params_sigma_y_drawn_step(&p, h), 0, 0); /* nothing to noise */
+        else
+            assert_rel(bb_params_sigma_y_drawn_step(&p, h),
+                       sv[h] * (1 + 2 * bb_params_grid_y_step(&p, h) * sqrt(8.0) / c), 1e-15);
+        /* the stream: sensitivity 1 through S; the updates: c each, N of them */
+        cost += S / (2 * sr[h] * sr[h]) + (c > 0 ? 21 * c * c / (2 * sv[h] * sv[h]) : 0);
+    }
+    assert_rel(cost, p.rho_y, 1e-14);
+    const double rho_r = 0.3871513964408804;
+    assert_rel(bb_params_rho_reward(&p), rho_r, 1e-14);
+    /* The stream with the first episode, as the Gram mechanism; the rest in
+     * the updates' shares (a = 2: 2 / 21, then 19 / 20 / 21 each), all of
+     * rho_y after N_max. */
+    assert_rel(bb_params_rho_reward_spent(&p, 0), 0, 0);
+    assert_rel(bb_params_rho_reward_spent(&p, 1), rho_r, 0);
+    assert_rel(bb_params_rho_y_spent(&p, 0), 0, 0);
+    assert_rel(bb_params_rho_y_spent(&p, 1), (p.rho_y - rho_r) * 2 / 21, 1e-15);
+    assert_rel(bb_params_rho_y_spent(&p, 2), (p.rho_y - rho_r) * (2 + 19.0 / 20) / 21, 1e-15);
+    double g, y;
+    assert_rel(bb_params_rho_spent(&p, 1, 0, &g, &y), p.rho_gram + rho_r, 1e-15);
+    assert_rel(y, rho_r, 0);
+    assert_rel(bb_params_rho_spent(&p, 5000, 21, &g, &y), p.rho, 1e-15);
+    assert_rel(y, p.rho_y, 1e-15);
+    /* Exactness: the stream's smallest grid, 2^-19, over G = 21 outputs
+     * decides: 2^-20 / gamma_21. */
+    const double u = 0x1p-53, gamma = 21 * u / (1 - 21 * u);
+    assert_true(bb_params_grid_reward(&p, 4) == 0x1p-19);
+    assert_int_equal(bb_params_exact_k_max(&p), (long)floor(0x1p-20 / gamma));
+    /* Ball rows: the triangle bound, y_pair 2, both parts twice as noisy. */
+    struct bb_params b = p;
+    b.features = BB_FEATURES_BALL;
+    assert_int_equal(bb_params_derive(&b, NULL, 0), BB_OK);
+    for (int h = 0; h < 5; h++) {
+        assert_rel(bb_params_sigma_reward(&b, h), 2 * sr[h], 1e-14);
+        assert_rel(bb_params_sigma_next(&b, h), 2 * sv[h], 1e-14);
+    }
+    assert_rel(bb_params_rho_reward(&b), rho_r, 1e-14);
+    /* Not in force: stored databases (update), the paper's calibration, a
+     * tree (no grid to share), a non-private run. */
+    struct bb_params q = p;
+    q.rewards = BB_REWARDS_UPDATE;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_false(bb_params_reward_stream(&q));
+    assert_rel(bb_params_rho_reward(&q), 0, 0);
+    assert_rel(bb_params_rho_y_spent(&q, 1), q.rho_y * 2 / 21, 1e-15);
+    q = p, q.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_false(bb_params_reward_stream(&q));
+    q = p, q.mechanism = BB_MECH_TREE;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_false(bb_params_reward_stream(&q));
+    q = p, q.rho = INFINITY;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_false(bb_params_reward_stream(&q));
+    assert_rel(bb_params_sigma_reward(&q, 0), 0, 0);
+    /* A stream noise too small for exact sums is refused. */
+    q = p, q.H = 1, q.rho = 1e30, q.gram_share = 1e-28, q.K_max = 1000, q.release_start = 0;
+    char why[256] = "";
+    assert_int_equal(bb_params_derive(&q, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "reward stream's noise is too small"));
+    q = p, q.rewards = (enum bb_rewards)2;
+    assert_int_equal(bb_params_derive(&q, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "release of the rewards"));
+}
+
 static void test_ridge_and_edge(void **state)
 {
     (void)state;
@@ -1351,6 +1466,7 @@ int main(void)
         cmocka_unit_test(test_stored_keys_privacy),
         cmocka_unit_test(test_y_nonnegative),
         cmocka_unit_test(test_y_centred),
+        cmocka_unit_test(test_reward_stream),
         cmocka_unit_test(test_ridge_and_edge),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
