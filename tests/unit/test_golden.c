@@ -99,8 +99,8 @@ static const struct golden cases[] = {
 };
 
 /* With the reward stream (docs/PRIVACY.md §2.4), the default of a private
- * grid since 2026-11-27: recorded when it came; the table above is what a
- * database created before it still publishes. */
+ * grid: recorded when it came; the table above is what a database created
+ * before it still publishes. */
 static const struct golden stream_cases[] = {
     {BB_MECH_GRID, BB_FEATURES_SIMPLEX, 10.0, "-",
      "cc81d42af7c6bb58ff21bc0a97da1d5668f59b9ec697deb4c5eb646981c02f8f", 1},
