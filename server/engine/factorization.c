@@ -47,7 +47,7 @@ static size_t dd_of(const struct grid *g)
     return (size_t)g->d * g->d;
 }
 
-static double *x_at(struct grid *g, int h, long j)
+static double *x_at(const struct grid *g, int h, long j)
 {
     return g->x + ((size_t)h * (size_t)(g->G + 1) + (size_t)j) * dd_of(g);
 }
@@ -120,24 +120,6 @@ int factorization_is_release(const struct bb_mech *m, long k)
     return 0;
 }
 
-/* y_i of step h (1-based i = j + 1 for index j): snap((C x)_j) + Z_j. */
-static void y_of(const struct grid *g, int h, long j, double *out)
-{
-    const size_t dd = dd_of(g);
-    memset(out, 0, dd * sizeof(double));
-    for (long i = 0; i <= j; i++) {
-        double c = g->c[j - i];
-        if (c == 0.0)
-            continue;
-        const double *xi = g->x + ((size_t)h * (size_t)(g->G + 1) + (size_t)i) * dd;
-        for (size_t e = 0; e < dd; e++)
-            out[e] += c * xi[e];
-    }
-    const double *z = z_at(g, h, j);
-    for (size_t e = 0; e < dd; e++)
-        out[e] = (g->snap_outputs ? bb_grid_snap(out[e], g->grid) : out[e]) + z[e];
-}
-
 int factorization_add(struct bb_mech *m, const double *const *phi, struct bb_rng *r)
 {
     struct grid *g = m->impl;
@@ -202,16 +184,10 @@ int factorization_ready(const struct bb_mech *m)
 int factorization_prefix(const struct bb_mech *m, int h, double *out)
 {
     const struct grid *g = m->impl;
-    const size_t dd = dd_of(g);
     if (factorization_ready(m) != BB_OK)
         return BB_EINVAL;
-    memset(out, 0, dd * sizeof(double));
-    const long t = g->done - 1; /* the latest release */
-    for (long i = 0; i <= t; i++) {
-        y_of(g, h, i, g->scratch);
-        const double b = g->b[t - i];
-        for (size_t e = 0; e < dd; e++)
-            out[e] += b * g->scratch[e];
-    }
+    /* the latest release, g->done - 1 (all zero before the first) */
+    bb_factorization_decode(g->c, g->b, g->done - 1, x_at(g, h, 0), z_at(g, h, 0),
+                            dd_of(g), g->grid, g->snap_outputs, g->scratch, out);
     return BB_OK;
 }

@@ -5,6 +5,9 @@
 #include "release.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "noise.h"
 
 long bb_release_grid(double k0, double g, long K_max, long *out, long cap)
 {
@@ -35,6 +38,27 @@ double bb_sqrt_sum_squares(long n)
         c *= (double)(2 * l + 1) / (double)(2 * l + 2);
     }
     return sum;
+}
+
+void bb_factorization_decode(const double *c, const double *b, long t, const double *x,
+                             const double *z, size_t n, double grid, int snap, double *scratch,
+                             double *out)
+{
+    memset(out, 0, n * sizeof(double));
+    for (long i = 0; i <= t; i++) {
+        memset(scratch, 0, n * sizeof(double));
+        for (long l = 0; l <= i; l++) {
+            const double cl = c[i - l];
+            if (cl == 0.0)
+                continue;
+            const double *xl = x + (size_t)l * n;
+            for (size_t e = 0; e < n; e++)
+                scratch[e] += cl * xl[e];
+        }
+        const double *zi = z + (size_t)i * n, bi = b[t - i];
+        for (size_t e = 0; e < n; e++)
+            out[e] += bi * ((snap ? bb_grid_snap(scratch[e], grid) : scratch[e]) + zi[e]);
+    }
 }
 
 double bb_honaker_variance(int level)

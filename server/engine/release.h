@@ -7,6 +7,8 @@
 #ifndef BB_RELEASE_H
 #define BB_RELEASE_H
 
+#include <stddef.h>
+
 /* Release grid: the episode counts ceil(k0 g^j), j = 0, 1, ..., without
  * repeats, up to K_max. Writes at most cap of them to out (out may be NULL)
  * and returns how many there are. Data-independent. */
@@ -21,6 +23,17 @@ void bb_sqrt_coefficients(double *c, long n);
 /* sum_{l < n} c_l^2 of the same coefficients, computed by the same
  * recurrence: the square-root factorization's S and prefix-noise term. */
 double bb_sqrt_sum_squares(long n);
+
+/* The release t (0-based) of a factorization mechanism A = B C over n
+ * entries (factorization.c, rstream.c): out := sum_{i<=t} b_{t-i} y_i,
+ * y_i = snap((C x)_i) + z_i, (C x)_i = sum_{l<=i} c_{i-l} x_l, where x holds
+ * the increments x_0 .. x_t and z the noises z_0 .. z_t one after another,
+ * n entries each; snapped to grid where snap (else added as they are);
+ * scratch holds n. Every term is summed in this order, so a release is the
+ * same bits wherever it is computed. */
+void bb_factorization_decode(const double *c, const double *b, long t, const double *x,
+                             const double *z, size_t n, double grid, int snap, double *scratch,
+                             double *out);
 
 /* Honaker's online estimator over a binary tree (docs/PRIVACY.md §1.5), in
  * units of one node's noise variance: the variance of level j's node

@@ -178,24 +178,12 @@ int bb_rstream_release(const struct bb_rstream *s, int h, double *out, double *s
         return BB_ERANGE;
     if (bb_rstream_ready(s) != BB_OK)
         return BB_EINVAL;
-    const int d = s->d;
-    const double g = s->noise[h].grid;
-    const long t = s->done - 1; /* the latest release */
-    double b2 = 0;
-    memset(out, 0, (size_t)d * sizeof(double));
-    for (long i = 0; i <= t; i++) {
-        /* y_i = snap((C x)_i) + Z_i, decoded with b = c */
-        memset(s->y, 0, (size_t)d * sizeof(double));
-        for (long l = 0; l <= i; l++) {
-            const double *xl = x_at(s, h, l);
-            for (int j = 0; j < d; j++)
-                s->y[j] += s->c[i - l] * xl[j];
-        }
-        const double *z = z_at(s, h, i), b = s->c[t - i];
-        for (int j = 0; j < d; j++)
-            out[j] += b * (bb_grid_snap(s->y[j], g) + z[j]);
-        b2 += b * b;
-    }
+    const long t = s->done - 1; /* the latest release (all zero before the first) */
+    bb_factorization_decode(s->c, s->c, t, x_at(s, h, 0), z_at(s, h, 0), (size_t)s->d,
+                            s->noise[h].grid, 1, s->y, out);
+    double b2 = 0; /* the decoder b = c */
+    for (long l = 0; l <= t; l++)
+        b2 += s->c[l] * s->c[l];
     *sd = s->noise[h].sigma * sqrt(b2);
     return BB_OK;
 }
