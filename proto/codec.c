@@ -52,14 +52,17 @@ char *bb_billboard_to_json(const struct bb_billboard *b, size_t *len)
                   (unsigned long long)b->version, (unsigned long long)b->episode, b->H, d, b->A);
     put_num(&s, b->beta);
     bb_buf_puts(&s, b->uniform ? ",\"uniform\":true" : ",\"uniform\":false");
-    /* Only with the plausible set on: other billboards encode as before. */
-    const int plausible = b->plausible_z > 0;
-    if (plausible) {
+    /* Only with the plausible set or the sample on: other billboards encode
+     * as before. */
+    if (b->plausible_z > 0) {
         bb_buf_puts(&s, ",\"plausible_z\":");
         put_num(&s, b->plausible_z);
         bb_buf_puts(&s, ",\"plausible_floor\":");
         put_num(&s, b->plausible_floor);
     }
+    if (b->sample)
+        bb_buf_puts(&s, ",\"explore\":\"sample\"");
+    const int plausible = b->plausible_z > 0 || b->sample; /* sigma_y is read */
     bb_buf_puts(&s, ",\"steps\":[");
     for (int h = 0; h < b->H; h++) {
         bb_buf_printf(&s, "%s{\"h\":%d,", h ? "," : "", h + 1);
@@ -222,6 +225,14 @@ int bb_billboard_from_json(const char *buf, size_t len, struct bb_billboard *out
         codec_say(why, whylen, "billboard plausible_floor must be a number >= 0");
         goto out;
     }
+    /* Absent: the plausible set (or the greedy action). */
+    json_t *explore = json_object_get(root, "explore");
+    if (explore && !(json_is_string(explore) && (!strcmp(json_string_value(explore), "set") ||
+                                                 !strcmp(json_string_value(explore), "sample")))) {
+        codec_say(why, whylen, "billboard explore must be \"set\" or \"sample\"");
+        goto out;
+    }
+    out->sample = explore && !strcmp(json_string_value(explore), "sample");
     json_t *steps = json_object_get(root, "steps");
     if (!json_is_array(steps) || (long long)json_array_size(steps) != H) {
         codec_say(why, whylen, "billboard steps must be an array of H entries");

@@ -82,6 +82,7 @@ static const struct codec_field fields[] = {
     T("y_sensitivity", y_sensitivity),
     F("y_centre", CODEC_REAL, y_centre, O),
     T("arithmetic", arithmetic),
+    T("explore", explore),
     F("plausible", CODEC_REAL, plausible, O),
     F("plausible_floor", CODEC_REAL, plausible_floor, O),
     F("next_discount", CODEC_REAL, next_discount, O),

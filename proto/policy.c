@@ -84,6 +84,7 @@ int bb_billboard_copy(struct bb_billboard *dst, const struct bb_billboard *src)
     memcpy(dst->sigma_y, src->sigma_y, (size_t)src->H * sizeof(double));
     dst->plausible_z = src->plausible_z;
     dst->plausible_floor = src->plausible_floor;
+    dst->sample = src->sample;
     dst->factored = src->factored;
     dst->version = src->version;
     dst->episode = src->episode;
@@ -107,6 +108,19 @@ int bb_billboard_factor(struct bb_billboard *b)
     return BB_OK;
 }
 
+/* Rows Lambda~_h^-1 x_a into v (A*d) from the rows x_a in features: x L^-T,
+ * then (.) L^-1, i.e. L^-T (L^-1 x). */
+static void inverse_rows(const struct bb_billboard *b, int h, const double *features, double *v)
+{
+    const int A = b->A, d = b->d;
+    const double *l = b->chol + (size_t)(h - 1) * d * d;
+    memcpy(v, features, sizeof(double) * (size_t)A * d);
+    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, A, d, 1.0, l, d,
+                v, d);
+    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit, A, d, 1.0, l,
+                d, v, d);
+}
+
 int bb_billboard_plausible(const struct bb_billboard *b, int h, const double *features,
                            const double *q, unsigned char *set)
 {
@@ -120,16 +134,10 @@ int bb_billboard_plausible(const struct bb_billboard *b, int h, const double *fe
     set[g] = 1;
     if (b->uniform || !(width > 0))
         return 1;
-    /* Rows Lambda~^-1 x_a: x L^-T, then (.) L^-1, i.e. L^-T (L^-1 x). */
     double *v = malloc(sizeof(double) * (size_t)A * d);
     if (!v)
         return BB_ENOMEM;
-    const double *l = b->chol + (size_t)(h - 1) * d * d;
-    memcpy(v, features, sizeof(double) * (size_t)A * d);
-    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, A, d, 1.0, l, d,
-                v, d);
-    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit, A, d, 1.0, l,
-                d, v, d);
+    inverse_rows(b, h, features, v);
     /* In units of ||Lambda~^-1 x||: width = z sigma, noise floor f range / sigma. */
     const double lowest = q[g] - width * cblas_dnrm2(d, v + (size_t)g * d, 1);
     const double min_r = b->plausible_floor * (double)(b->H - h + 1) / b->sigma_y[h - 1];
@@ -143,6 +151,36 @@ int bb_billboard_plausible(const struct bb_billboard *b, int h, const double *fe
     }
     free(v);
     return n;
+}
+
+int bb_billboard_sample(const struct bb_billboard *b, int h, const double *features, double *v)
+{
+    if (!b->factored)
+        return BB_EINVAL;
+    if (h < 1 || h > b->H)
+        return BB_ERANGE;
+    inverse_rows(b, h, features, v);
+    const double s = b->sigma_y[h - 1];
+    for (size_t j = 0; j < (size_t)b->A * b->d; j++)
+        v[j] *= s;
+    return BB_OK;
+}
+
+int bb_sample_pick(int A, int d, const double *q, const double *v, const double *z)
+{
+    int best = 0;
+    double top = -INFINITY;
+    for (int a = 0; a < A; a++) {
+        const double *va = v + (size_t)a * d;
+        double s = q[a];
+        for (int j = 0; j < d; j++)
+            s += va[j] * z[j];
+        if (s > top) {
+            top = s;
+            best = a;
+        }
+    }
+    return best;
 }
 
 /* One of the n actions with set[a] = 1, uniformly (libsodium). */
@@ -196,6 +234,33 @@ static int episode_direction(const struct bb_billboard *b, int h, const double *
     return rc;
 }
 
+/* The action a sample of the y noise prefers (bb_billboard_sample): the
+ * direction z, else episode_key's for step h, else a fresh one (libsodium). */
+static int act_on_sample(const struct bb_billboard *b, int h, const double *features,
+                         const double *z, const char *episode_key, const double *q, int *action)
+{
+    const int A = b->A, d = b->d;
+    char fresh[2 * 16 + 1];
+    if (!z && !episode_key) { /* a fresh direction: a random key's */
+        if (sodium_init() < 0)
+            return BB_EIO; /* no entropy source: no honest random draw */
+        unsigned char raw[16];
+        randombytes_buf(raw, sizeof(raw));
+        sodium_bin2hex(fresh, sizeof(fresh), raw, sizeof(raw));
+        episode_key = fresh;
+    }
+    double *v = malloc(sizeof(double) * (size_t)A * d), *own = NULL;
+    const double *dir = NULL;
+    int rc = v ? bb_billboard_sample(b, h, features, v) : BB_ENOMEM;
+    if (rc == BB_OK)
+        rc = episode_direction(b, h, z, episode_key, &own, &dir);
+    if (rc == BB_OK)
+        *action = bb_sample_pick(A, d, q, v, dir);
+    free(v);
+    free(own);
+    return rc;
+}
+
 /* bb_billboard_act_episode with the direction given (z) or derived from
  * episode_key when it is needed. */
 static int act(const struct bb_billboard *b, int h, const double *features, const double *z,
@@ -217,6 +282,8 @@ static int act(const struct bb_billboard *b, int h, const double *features, cons
     const double *dir = NULL;
     unsigned char *set = NULL;
     int rc = BB_OK, n = b->A; /* version 0: random among all actions */
+    if (!b->uniform && b->sample && b->sigma_y[h - 1] > 0)
+        return act_on_sample(b, h, features, z, episode_key, q, action);
     if (!b->uniform) {
         set = malloc((size_t)b->A);
         n = set ? bb_billboard_plausible(b, h, features, q, set) : BB_ENOMEM;

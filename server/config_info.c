@@ -74,6 +74,8 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
     out->y_centre = bb_params_y_centre(p);
     if (p->is_private && p->calibration == BB_CAL_CORRECTED) /* docs/PRIVACY.md §5 */
         NAME(out->arithmetic, bb_arithmetic_name(p->arithmetic));
+    if (p->is_private) /* no noise, nothing to explore by (docs/PRIVACY.md §3.6) */
+        NAME(out->explore, bb_explore_name(p->explore));
     out->plausible = p->plausible_z;
     out->plausible_floor = p->plausible_floor;
     out->next_discount = p->is_private ? p->next_discount : 0.0; /* no noise, nothing to discount */

@@ -115,7 +115,8 @@ struct recommendation {
     int action;
     uint64_t used;   /* the billboard version it came from */
     int uniform;     /* the action was drawn uniformly (version 0) */
-    int among;       /* the plausible set's size; 1: greedy; 0: not known here */
+    int among;       /* the plausible set's size; 1: greedy; 0: not known here or sampled */
+    int sampled;     /* the action is the best under a sample of the noise (policy.c) */
     const unsigned char *set;
 };
 
@@ -129,7 +130,8 @@ static void print_recommendation_json(const struct recommend_args *ra, int A,
     printf("\"episode_key\": %s, ", k ? k : "null");
     free(k);
     json_decref(jk);
-    printf("\"action\": %d, \"plausible\": %d, \"q\": [", r->action, r->among);
+    printf("\"action\": %d, \"plausible\": %d, \"sampled\": %s, \"q\": [", r->action, r->among,
+           r->sampled ? "true" : "false");
     for (int a = 0; a < A; a++)
         printf("%s%.17g", a ? ", " : "", r->q[a]);
     printf("]}\n");
@@ -148,6 +150,11 @@ static void print_recommendation(const struct recommend_args *ra, int A,
     printf("recommended action: %d%s\n", r->action,
            r->uniform ? (key ? " (this episode's random policy: the billboard holds no data yet)"
                              : " (drawn uniformly at random: the billboard holds no data yet)")
+           : r->sampled
+               ? (key ? " (this episode's pick: the best action under its sample of the noise"
+                        " the billboard's weights carry)"
+                      : " (the best action under a fresh sample of the noise the billboard's"
+                        " weights carry)")
            : r->among > 1
                ? (key ? " (this episode's pick among the actions marked +, whose Q-values"
                         " the noise cannot tell from the best one's)"
@@ -238,7 +245,8 @@ int cmd_recommend(struct cli *cli, int argc, char **argv)
     /* How many actions the draw was among (the plausible set, PRIVACY.md
      * §3.4): 1 when the action is the greedy one; 0 when not known here
      * (a remote answer from another version). */
-    if (r.used == b->version && !r.uniform)
+    r.sampled = r.used == b->version && !r.uniform && b->sample && b->sigma_y[ra.h - 1] > 0;
+    if (r.used == b->version && !r.uniform && !r.sampled)
         set = malloc((size_t)b->A);
     if (set && (r.among = bb_billboard_plausible(b, (int)ra.h, f, q, set)) < 0)
         r.among = 0;

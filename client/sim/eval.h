@@ -18,7 +18,8 @@ void bb_sim_eval_optimal(const struct bb_sim_env *env, double *V, int *pi);
 
 /* V^pi of the policy pi (H*S actions in [0, A), or -1 (BB_SIM_UNIFORM,
  * policy.h) for every action with probability 1/A, or -2 (BB_SIM_SET) for
- * each action of that entry's row of set, H*S*A, with equal probability;
+ * each action of that entry's row of set, H*S*A, with equal probability
+ * (so too -3, BB_SIM_SAMPLE, whose row is the greedy action);
  * set is read only there and may be NULL without such entries) into V. */
 void bb_sim_eval_policy(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
                         double *V);

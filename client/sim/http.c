@@ -62,6 +62,7 @@ static int new_client(const char *url, const char *cacert, const char *token,
 struct tables {
     int *pi, *pi_episode; /* H*S */
     unsigned char *set;   /* H*S*A */
+    double *sample;       /* bb_sim_sample_size */
     double *vpi;          /* (H+1)*S */
     int has_set;
     uint64_t cached; /* the billboard version pi is the table of */
@@ -74,7 +75,7 @@ static const int *episode_table(struct shared *sh, const struct bb_sim_env *env,
 {
     int rc;
     if (b->version != t->cached || b->uniform) {
-        if ((rc = bb_sim_policy_table(env, b, key, t->pi, t->set)) != BB_OK) {
+        if ((rc = bb_sim_policy_table(env, b, key, t->pi, t->set, t->sample)) != BB_OK) {
             set_error(sh, rc, "policy of the billboard: %s%s", bb_strerror(rc), "");
             return NULL;
         }
@@ -84,7 +85,7 @@ static const int *episode_table(struct shared *sh, const struct bb_sim_env *env,
     }
     if (!t->has_set)
         return t->pi;
-    if ((rc = bb_sim_policy_resolve(env, t->pi, t->set, key, t->pi_episode)) != BB_OK) {
+    if ((rc = bb_sim_policy_resolve(env, t->pi, t->set, t->sample, key, t->pi_episode)) != BB_OK) {
         set_error(sh, rc, "policy of the episode: %s%s", bb_strerror(rc), "");
         return NULL;
     }
@@ -164,12 +165,13 @@ static void *clinic_main(void *arg)
     struct tables t = {.pi = malloc(sizeof(int) * (size_t)H * S),
                        .pi_episode = malloc(sizeof(int) * (size_t)H * S),
                        .set = malloc((size_t)H * S * A),
+                       .sample = malloc(sizeof(double) * bb_sim_sample_size(env)),
                        .vpi = malloc(sizeof(double) * (size_t)(H + 1) * S),
                        .cached = UINT64_MAX};
     int rc;
 
     bb_rng_init_seeded(&rng, sh->r->seed * 1000003ULL + (uint64_t)cl->index + 1);
-    if (!t.pi || !t.pi_episode || !t.set || !t.vpi) {
+    if (!t.pi || !t.pi_episode || !t.set || !t.sample || !t.vpi) {
         set_error(sh, BB_ENOMEM, "%s%s", "out of memory", "");
         goto out;
     }
@@ -191,6 +193,7 @@ out:
     free(t.pi);
     free(t.pi_episode);
     free(t.set);
+    free(t.sample);
     free(t.vpi);
     return NULL;
 }

@@ -8,8 +8,13 @@
 
 #include "engine/rng.h"
 
+size_t bb_sim_sample_size(const struct bb_sim_env *env)
+{
+    return (size_t)env->H * env->S * env->A * (env->d + 1);
+}
+
 int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard *b,
-                        const char *episode_key, int *pi, unsigned char *set)
+                        const char *episode_key, int *pi, unsigned char *set, double *sample)
 {
     if (b->H != env->H || b->d != env->d || b->A != env->A)
         return BB_EINVAL;
@@ -32,9 +37,20 @@ int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard 
                 rc = bb_billboard_act_episode(b, h + 1, x, z, q, &pi[i]);
                 continue;
             }
-            /* The greedy action, or the plausible set to draw from. */
+            /* The greedy action, the plausible set to draw from, or the
+             * sample's rows. */
             if ((rc = bb_billboard_act_episode(b, h + 1, x, NULL, q, NULL)) != BB_OK)
                 break;
+            if (b->sample && b->sigma_y[h] > 0) {
+                double *row = sample + i * env->A * (size_t)(env->d + 1);
+                memcpy(row, q, sizeof(double) * (size_t)env->A);
+                rc = bb_billboard_sample(b, h + 1, x, row + env->A);
+                /* valued as the greedy action until an episode resolves it */
+                memset(set + i * env->A, 0, (size_t)env->A);
+                set[i * env->A + bb_argmax(q, env->A)] = 1;
+                pi[i] = BB_SIM_SAMPLE;
+                continue;
+            }
             int n = bb_billboard_plausible(b, h + 1, x, q, set + i * env->A);
             rc = n < 0 ? n : BB_OK;
             pi[i] = n > 1 ? BB_SIM_SET : bb_argmax(q, env->A);
@@ -46,7 +62,7 @@ int bb_sim_policy_table(const struct bb_sim_env *env, const struct bb_billboard 
 }
 
 int bb_sim_policy_resolve(const struct bb_sim_env *env, const int *pi, const unsigned char *set,
-                          const char *episode_key, int *out)
+                          const double *sample, const char *episode_key, int *out)
 {
     const int S = env->S, A = env->A, d = env->d;
     double *z = malloc(sizeof(double) * (size_t)d);
@@ -58,12 +74,17 @@ int bb_sim_policy_resolve(const struct bb_sim_env *env, const int *pi, const uns
         for (int s = 0; s < S; s++) {
             const size_t i = (size_t)h * S + s;
             out[i] = pi[i];
-            if (pi[i] != BB_SIM_SET)
+            if (pi[i] != BB_SIM_SET && pi[i] != BB_SIM_SAMPLE)
                 continue;
             if (!have && (rc = bb_explore_direction(episode_key, h + 1, d, z)) != BB_OK)
                 break;
             have = 1;
-            out[i] = bb_plausible_pick(A, d, bb_sim_env_features(env, s), set + i * A, z);
+            if (pi[i] == BB_SIM_SAMPLE) {
+                const double *row = sample + i * A * (size_t)(d + 1);
+                out[i] = bb_sample_pick(A, d, row, row + A, z);
+            } else {
+                out[i] = bb_plausible_pick(A, d, bb_sim_env_features(env, s), set + i * A, z);
+            }
         }
     }
     free(z);
@@ -73,7 +94,7 @@ int bb_sim_policy_resolve(const struct bb_sim_env *env, const int *pi, const uns
 int bb_sim_has_set(const struct bb_sim_env *env, const int *pi)
 {
     for (size_t i = 0; i < (size_t)env->H * env->S; i++)
-        if (pi[i] == BB_SIM_SET)
+        if (pi[i] == BB_SIM_SET || pi[i] == BB_SIM_SAMPLE)
             return 1;
     return 0;
 }

@@ -134,6 +134,7 @@ struct inproc {
     double *vstar, *vpi;
     int *pi, *pi_episode, has_set;
     unsigned char *set;
+    double *sample; /* bb_sim_sample_size */
     uint64_t cached; /* the billboard version pi is the table of */
     long switches;
 };
@@ -151,6 +152,7 @@ static void inproc_release(struct inproc *w)
     free(w->pi);
     free(w->pi_episode);
     free(w->set);
+    free(w->sample);
     bb_engine_free(w->eng);
     bb_rng_release(&w->rng_engine);
     bb_rng_release(&w->rng_env);
@@ -167,8 +169,9 @@ static int inproc_alloc(struct inproc *w)
     w->pi = malloc(sizeof(int) * (size_t)H * S);
     w->pi_episode = malloc(sizeof(int) * (size_t)H * S);
     w->set = malloc((size_t)H * S * env->A);
+    w->sample = malloc(sizeof(double) * bb_sim_sample_size(env));
     w->cl = calloc((size_t)w->N, sizeof(*w->cl));
-    if (!w->vstar || !w->vpi || !w->pi || !w->pi_episode || !w->set || !w->cl)
+    if (!w->vstar || !w->vpi || !w->pi || !w->pi_episode || !w->set || !w->sample || !w->cl)
         return BB_ENOMEM;
     for (int c = 0; c < w->N; c++) {
         w->cl[c].features = malloc(sizeof(double) * (size_t)H * env->A * env->d);
@@ -188,7 +191,7 @@ static int refresh_policy(struct inproc *w, char *why, size_t whylen)
     const struct bb_billboard *b = bb_engine_billboard(w->eng);
     if (b->version == w->cached || b->uniform)
         return BB_OK;
-    int rc = bb_sim_policy_table(w->env, b, NULL, w->pi, w->set);
+    int rc = bb_sim_policy_table(w->env, b, NULL, w->pi, w->set, w->sample);
     if (rc != BB_OK) {
         snprintf(why, whylen, "policy of billboard %llu: %s", (unsigned long long)b->version,
                  bb_strerror(rc));
@@ -218,8 +221,8 @@ static int play_round(struct inproc *w, struct bb_sim_run *r, long k, long n, ch
              * the plausible sets (bb_billboard_act_episode). */
             char key[65];
             bb_sim_episode_key(&w->rng_keys, key);
-            int rc = b->uniform ? bb_sim_policy_table(w->env, b, key, w->pi, w->set)
-                                : bb_sim_policy_resolve(w->env, w->pi, w->set, key,
+            int rc = b->uniform ? bb_sim_policy_table(w->env, b, key, w->pi, w->set, w->sample)
+                                : bb_sim_policy_resolve(w->env, w->pi, w->set, w->sample, key,
                                                         w->pi_episode);
             if (rc != BB_OK) {
                 snprintf(why, whylen, "policy of episode %ld: %s", k + c, bb_strerror(rc));

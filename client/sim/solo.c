@@ -103,7 +103,7 @@ int bb_sim_run_solo(struct bb_sim_run *r, char *why, size_t whylen)
         const int *played = a->pi;
         const double *vpi = a->vpi;
         if (b->version != a->cached && !b->uniform) {
-            if ((rc = bb_sim_policy_table(env, b, NULL, a->pi, a->set)) != BB_OK) {
+            if ((rc = bb_sim_policy_table(env, b, NULL, a->pi, a->set, NULL)) != BB_OK) {
                 snprintf(why, whylen, "policy of clinic %ld's billboard %llu: %s", k % N,
                          (unsigned long long)b->version, bb_strerror(rc));
                 goto out;
@@ -117,8 +117,8 @@ int bb_sim_run_solo(struct bb_sim_run *r, char *why, size_t whylen)
         if (b->uniform || a->has_set) { /* one table per episode, as in run.c */
             char key[65];
             bb_sim_episode_key(&rng_keys, key);
-            rc = b->uniform ? bb_sim_policy_table(env, b, key, pi_episode, a->set)
-                            : bb_sim_policy_resolve(env, a->pi, a->set, key, pi_episode);
+            rc = b->uniform ? bb_sim_policy_table(env, b, key, pi_episode, a->set, NULL)
+                            : bb_sim_policy_resolve(env, a->pi, a->set, NULL, key, pi_episode);
             if (rc != BB_OK) {
                 snprintf(why, whylen, "policy of episode %ld: %s", k, bb_strerror(rc));
                 goto out;

@@ -54,6 +54,9 @@ struct bb_billboard {
                         * 0 = always the greedy action */
     double plausible_floor; /* its floor f. sigma_y, z and f are on the wire
                         * only when z > 0 */
+    int sample;        /* 1: after an update act on a sample of the y noise
+                        * (bb_billboard_sample) instead of the plausible set;
+                        * "explore": "sample" on the wire, with sigma_y */
     int factored;      /* chol is valid */
     struct bb_privacy_summary privacy;
 };
@@ -76,7 +79,9 @@ int bb_billboard_factor(struct bb_billboard *b) BB_WARN_UNUSED;
  * features[a*d .. a*d+d) at step h (1..H), written to q (A entries, borrowed),
  * and the recommended action to *action (may be NULL): the greedy one, or,
  * when the plausible set holds more than one action, one of them drawn
- * uniformly at each ask (bb_billboard_plausible), or, when b->uniform, one drawn
+ * uniformly at each ask (bb_billboard_plausible), or, with b->sample and y
+ * noise, the best under a fresh sample of that noise (bb_billboard_sample,
+ * a fresh direction at each ask), or, when b->uniform, one drawn
  * uniformly from all actions — the Q-values are then the prior's and say
  * nothing yet. Draws use libsodium's CSPRNG. b must be factored. */
 int bb_billboard_act(const struct bb_billboard *b, int h, const double *features, double *q,
@@ -86,7 +91,8 @@ int bb_billboard_act(const struct bb_billboard *b, int h, const double *features
  * the episode's exploration direction for step h (bb_explore_direction), or
  * NULL. Where bb_billboard_act would draw at random and z is given, the
  * action is instead the one z prefers (bb_plausible_pick): among all actions
- * while b->uniform, among the plausible set after an update. An episode's
+ * while b->uniform, among the plausible set after an update; with b->sample
+ * the one the noise sample of direction z prefers (bb_sample_pick). An episode's
  * steps then follow correlated random policies instead of a fresh coin each
  * (proto/explore.c), and asking again for the same step gives the same
  * answer. Where the policy is greedy z is not read. */
@@ -94,8 +100,8 @@ int bb_billboard_act_episode(const struct bb_billboard *b, int h, const double *
                              const double *z, double *q, int *action) BB_WARN_UNUSED;
 
 /* bb_billboard_act_episode with the direction of episode_key for step h
- * (NULL: none), derived only where the policy is random (b->uniform, or a
- * plausible set of more than one action): what a clinic, the CLI and
+ * (NULL: none), derived only where the policy is random (b->uniform, a
+ * plausible set of more than one action, or b->sample): what a clinic, the CLI and
  * POST /v1/recommend call. Errors of either function are returned. */
 int bb_billboard_act_keyed(const struct bb_billboard *b, int h, const double *features,
                            const char *episode_key, double *q, int *action) BB_WARN_UNUSED;
@@ -143,6 +149,24 @@ void bb_q_values(int d, const double *l, const double *w, double beta, double ca
  * BB_ENOMEM, BB_EINVAL (not factored) or BB_ERANGE (h) as a negative. */
 int bb_billboard_plausible(const struct bb_billboard *b, int h, const double *features,
                            const double *q, unsigned char *set) BB_WARN_UNUSED;
+
+/* The noise-matched sample at step h (1..H) of the actions with feature rows
+ * features: v[a*d .. a*d+d) = sigma_y_h Lambda~_h^-1 phi(x, a) for every
+ * action a (v: A*d, caller-owned), so that for z ~ N(0, I_d)
+ *   q[a] + v_a^T z  =  phi(x, a)^T (w_h + Lambda~_h^-1 n),  n ~ N(0, sigma_y_h^2 I_d),
+ * the Q-values under a fresh draw of the noise the billboard's y~_h carries,
+ * jointly over the actions. Where that noise leaves two actions' order in
+ * doubt, each is played in proportion to its chance of being the better
+ * one; none is shut out for good, however far behind. Post-processing of
+ * the billboard with the clinic's own randomness (docs/PRIVACY.md §3.6).
+ * BB_EINVAL (not factored), BB_ERANGE (h) or BB_ENOMEM. */
+int bb_billboard_sample(const struct bb_billboard *b, int h, const double *features,
+                        double *v) BB_WARN_UNUSED;
+
+/* argmax_a q[a] + v_a^T z over the A actions (v as bb_billboard_sample's,
+ * z: d entries, the episode's direction for the step): the action a sample
+ * of the noise prefers. Ties go to the lowest index. */
+int bb_sample_pick(int A, int d, const double *q, const double *v, const double *z);
 
 /* Index of the first maximum of q[0..n). */
 int bb_argmax(const double *q, int n);

@@ -54,7 +54,11 @@ struct bb_config_info {
     char arithmetic[BB_CONFIG_NAME_MAX]; /* "exact", "float": whether every rounding
                                           * before the noise is charged ("" when
                                           * non-private or from older daemons) */
-    double plausible, plausible_floor;
+    char explore[BB_CONFIG_NAME_MAX]; /* how clinics explore after an update: "sample"
+                                       * (a sample of the y noise, docs/PRIVACY.md §3.6)
+                                       * or "set" (the plausible set; "" from older
+                                       * daemons and when non-private) */
+    double plausible, plausible_floor; /* the set's z and f, read with explore "set" */
     double next_discount; /* nu of the next values' noise discount (0 from older daemons) */
     double first_share;   /* the first update's share of rho_y in force, in units of the
                              average rho_y / N_max (0 from older daemons, which had 1) */

@@ -83,6 +83,7 @@ static const struct opt opts[] = {
     {"next-discount", K_DOUBLE, OFF(next_discount), 0, 0, NULL, 1},
     {"first-share", K_DOUBLE, OFF(first_share), 0, 0, NULL, 1},
     {"rewards", K_ENUM, OFF(rewards), 0, 0, bb_rewards_names, 1},
+    {"explore", K_ENUM, OFF(explore), 0, 0, bb_explore_names, 1},
 };
 #undef OFF
 
@@ -233,6 +234,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->next_discount = 0;
     p->first_share = 1;
     p->rewards = BB_REWARDS_UPDATE;
+    p->explore = BB_EXPLORE_SET;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;

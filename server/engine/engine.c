@@ -120,6 +120,17 @@ void bb_engine_set_ledger(struct bb_engine *e, long restores, double rho_restore
     fill_privacy(e, &e->bb.privacy);
 }
 
+/* How clinics explore after an update, a function of the stored
+ * configuration alone: no noise, no set and no sample; the set in units of
+ * the drawn sd (bb_params_plausible_unit). */
+static void explore_fields(const struct bb_params *p, struct bb_billboard *b)
+{
+    b->sample = p->is_private && p->explore == BB_EXPLORE_SAMPLE;
+    const int set = p->is_private && !b->sample;
+    b->plausible_z = set ? p->plausible_z * bb_params_plausible_unit(p) : 0;
+    b->plausible_floor = set ? p->plausible_floor / bb_params_plausible_unit(p) : 0;
+}
+
 int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engine **out)
 {
     int rc = BB_ENOMEM;
@@ -172,10 +183,7 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
     e->bb.factored = 1;
     e->bb.beta = p->beta;
     e->bb.uniform = p->prior_policy == BB_PRIOR_UNIFORM; /* holds no data (params.h) */
-    /* No noise, no set; in units of the drawn sd (bb_params_plausible_unit). */
-    const double unit = bb_params_plausible_unit(p);
-    e->bb.plausible_z = p->is_private ? p->plausible_z * unit : 0;
-    e->bb.plausible_floor = p->is_private ? p->plausible_floor / unit : 0;
+    explore_fields(p, &e->bb);
     fill_privacy(e, &e->bb.privacy);
     *out = e;
     return BB_OK;
@@ -433,6 +441,7 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
         return rc;
     }
     copy.uniform = copy.version == 0 && p->prior_policy == BB_PRIOR_UNIFORM;
+    explore_fields(p, &copy);
     const size_t dd = (size_t)p->d * p->d;
     for (int h = 0; h < p->H; h++)
         e->sched.logdet_last[h] = bb_chol_logdet(copy.chol + h * dd, p->d);

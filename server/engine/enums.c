@@ -25,6 +25,8 @@ const char *const bb_arithmetic_names[] = {[BB_ARITH_FLOAT] = "float",
                                            [BB_ARITH_EXACT] = "exact", NULL};
 const char *const bb_rewards_names[] = {[BB_REWARDS_UPDATE] = "update",
                                         [BB_REWARDS_STREAM] = "stream", NULL};
+const char *const bb_explore_names[] = {[BB_EXPLORE_SET] = "set",
+                                        [BB_EXPLORE_SAMPLE] = "sample", NULL};
 const char *const bb_y_sensitivity_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
                                               [BB_YSENS_NONNEGATIVE] = "nonnegative",
                                               [BB_YSENS_CENTRED] = "centred",
@@ -59,3 +61,4 @@ NAME_OF(bb_y_sensitivity_name, enum bb_y_sensitivity, bb_y_sensitivity_names)
 NAME_OF(bb_indefinite_name, enum bb_indefinite, bb_indefinite_names)
 NAME_OF(bb_arithmetic_name, enum bb_arithmetic, bb_arithmetic_names)
 NAME_OF(bb_rewards_name, enum bb_rewards, bb_rewards_names)
+NAME_OF(bb_explore_name, enum bb_explore, bb_explore_names)

@@ -156,13 +156,22 @@ enum bb_arithmetic { BB_ARITH_FLOAT = 0, BB_ARITH_EXACT = 1 };
  *                      (rstream.h), once for every update; each update
  *                      noises only the next-value part */
 enum bb_rewards { BB_REWARDS_UPDATE = 0, BB_REWARDS_STREAM = 1 };
+
+/* How a clinic explores after an update (stored key `explore`, never a
+ * flag; post-processing, docs/PRIVACY.md §3.6):
+ *   BB_EXPLORE_SET     as databases created before it have it: uniformly
+ *                      among the plausible set (plausible_z, bb_billboard_plausible)
+ *   BB_EXPLORE_SAMPLE  the default: the best action under a sample of the
+ *                      y noise the billboard carries (bb_billboard_sample) */
+enum bb_explore { BB_EXPLORE_SET = 0, BB_EXPLORE_SAMPLE = 1 };
 #define BB_RIDGE_DOUBLINGS 64
 
 /* The names of each enum's values, indexed by value, NULL after the last:
  * "corrected", "paper"; "rare", "every", "release"; "paper", "tight";
  * "horizon", "remaining"; "uniform", "greedy"; "ball", "simplex",
  * "onehot", "auto"; "bun-steinke", "cks"; "triangle", "nonnegative",
- * "centred"; "refuse", "double"; "float", "exact"; "update", "stream".
+ * "centred"; "refuse", "double"; "float", "exact"; "update", "stream";
+ * "set", "sample".
  * Static. */
 extern const char *const bb_calibration_names[];
 extern const char *const bb_update_rule_names[];
@@ -175,6 +184,7 @@ extern const char *const bb_y_sensitivity_names[];
 extern const char *const bb_indefinite_names[];
 extern const char *const bb_arithmetic_names[];
 extern const char *const bb_rewards_names[];
+extern const char *const bb_explore_names[];
 
 /* names[v], or NULL if v is not a value of the table's enum. */
 const char *bb_enum_name(const char *const *names, int v);
@@ -191,6 +201,7 @@ const char *bb_y_sensitivity_name(enum bb_y_sensitivity s);
 const char *bb_indefinite_name(enum bb_indefinite i);
 const char *bb_arithmetic_name(enum bb_arithmetic s);
 const char *bb_rewards_name(enum bb_rewards r);
+const char *bb_explore_name(enum bb_explore e);
 
 /* A mechanism's name ("tree", "grid", "grid-sqrt", "auto",
  * "tree-honaker"), from its entry in mech.c's table; NULL if unknown. */

@@ -61,6 +61,7 @@ void bb_params_defaults(struct bb_params *p)
     p->next_discount = NEXT_DISCOUNT_DEFAULT;
     p->first_share = FIRST_SHARE_DEFAULT;
     p->rewards = BB_REWARDS_STREAM;
+    p->explore = BB_EXPLORE_SAMPLE;
 }
 
 /* Onehot rows start earlier: their Gram noise is diagonal, so a weight's
@@ -189,6 +190,7 @@ static void paper_levers(struct bb_params *p)
     p->next_discount = 0;
     p->first_share = 1;
     p->rewards = BB_REWARDS_UPDATE;
+    p->explore = BB_EXPLORE_SET;
     p->conversion = BB_CONV_BUN_STEINKE;
     p->indefinite = BB_INDEF_REFUSE;
 }
@@ -214,6 +216,8 @@ static const char *check_levers(struct bb_params *p)
         return "unknown y summation";
     if (!bb_rewards_name(p->rewards))
         return "unknown release of the rewards";
+    if (!bb_explore_name(p->explore))
+        return "unknown exploration rule";
     if (!bb_indefinite_name(p->indefinite))
         return "unknown rule for an indefinite Lambda~";
     if (!bb_bound_name(p->shift_bound))

@@ -53,7 +53,7 @@ struct bb_params {
                            = by the feature set, resolved by bb_params_derive */
     enum bb_features features;
     enum bb_y_sensitivity y_sensitivity; /* which bound on y's change; default centred */
-    double plausible_z;                  /* z: clinics draw uniformly among the actions the y
+    double plausible_z;                  /* z, with explore set: clinics draw uniformly among the actions the y
                                             noise cannot tell from the greedy one at z of its
                                             sds (bb_billboard_plausible; post-processing,
                                             docs/PRIVACY.md §3.4); 0 = always the greedy one */
@@ -73,6 +73,10 @@ struct bb_params {
                                             1 = every update the same */
     enum bb_rewards rewards;             /* where the targets' rewards are released (enums.h);
                                             stored, never a flag: a stream by default */
+    enum bb_explore explore;             /* how clinics explore after an update (enums.h);
+                                            stored, never a flag: a noise sample by default,
+                                            and then plausible_z and plausible_floor are
+                                            not read */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */

@@ -94,6 +94,9 @@ assert all(abs(x - w) <= 1e-12 for x, w in zip(o["prior_target_step"], want)), o
 # The plausible set (docs/PRIVACY.md §3.4): z = 1 and floor 0.025,
 # post-processing (test_params).
 assert (a["plausible"], a["plausible_floor"]) == (1.0, 0.025), a
+# The sample of the noise (§3.6) is how clinics explore; without noise,
+# nothing to sample ("").
+assert a["explore"] == "sample", a.get("explore")
 PY
 # The next values' noise discount nu (docs/PRIVACY.md §3.5): 2 in a private
 # run, 0 without noise (test_params: 0 under the paper's calibration); a
@@ -114,7 +117,7 @@ fi
 # (docs/DAEMON.md "Stored keys"), and the command line refuses it; the
 # simulator sets them for its ablations.
 for key in calibration failure-prob update-ratio shift-bound indefinite value-clip prior-policy \
-    y-exponent prior-value y-sensitivity plausible plausible-floor; do
+    y-exponent prior-value y-sensitivity plausible plausible-floor explore; do
     err=$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho 1 \
         "--$key" 1 2>&1 >/dev/null) && { echo "--$key, a stored key, was accepted as a flag" >&2; exit 1; }
     grep -q "'--$key' is not a flag: .*Stored keys" <<<"$err" || { echo "--$key: unclear message: $err" >&2; exit 1; }

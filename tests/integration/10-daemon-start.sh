@@ -82,8 +82,8 @@ wait "$pid" || fail "non-private daemon exited non-zero"
 # --max-updates 0) means the stored choice, and a different value is
 # refused. A database that still stores 'auto' gets its choices at start;
 # one that predates a key (here y-exponent, prior-value, features, plausible
-# conversion, y-sensitivity and indefinite) keeps that key's old behaviour
-# (0, ball, bun-steinke, triangle, refuse) and
+# conversion, y-sensitivity, indefinite and explore) keeps that key's old
+# behaviour (0, ball, bun-steinke, triangle, refuse, the plausible set) and
 # accepts its own flags again. Created with --conversion bun-steinke, so
 # that the old form's rho, and so its 'auto' choices, are the same.
 PIN=(--horizon 3 --dim 4 --actions 2 --max-episodes 100000 --epsilon 1 --conversion bun-steinke)
@@ -116,10 +116,11 @@ sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e 's/"plausible":"[^"]*",//' -e 's/"plausible-floor":"[^"]*",//' \
     -e 's/"next-discount":"[^"]*",//' -e 's/,"first-share":"[^"]*"//' \
     -e 's/"conversion":"[^"]*",//' -e 's/,"y-sensitivity":"[^"]*"//' \
-    -e 's/"indefinite":"[^"]*",//' -e 's/,"arithmetic":"[^"]*"//' "$TMP/pin.stored" >"$TMP/pin.old"
+    -e 's/"indefinite":"[^"]*",//' -e 's/,"arithmetic":"[^"]*"//' \
+    -e 's/"explore":"[^"]*",//' "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
-if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|arithmetic\|next-discount\|first-share' "$TMP/pin.old"; then
-    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite, arithmetic, next-discount and first-share: $(cat "$TMP/pin.old")"
+if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|arithmetic\|next-discount\|first-share\|explore' "$TMP/pin.old"; then
+    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite, arithmetic, next-discount, first-share and explore: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
 # ... which had no derived parameters stored either (23-pinned-params.sh).
@@ -132,8 +133,8 @@ req GET /v1/config
     fail "old database's start: $(cat "$TMP/body")"
 k0old=$(jget "$TMP/body" 'int(d["release_start"])')
 nold=$(jget "$TMP/body" 'd["max_updates"]')
-[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8), d["indefinite"], d["arithmetic"], d["next_discount"], d["first_share"]')" = \
-    "(0.0, 0.0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994, 'refuse', 'float', 0.0, 1.0)" ] ||
+[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8), d["indefinite"], d["arithmetic"], d["next_discount"], d["first_share"], d["explore"]')" = \
+    "(0.0, 0.0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994, 'refuse', 'float', 0.0, 1.0, 'set')" ] ||
     fail "old database's configuration: $(cat "$TMP/body")"
 stop_daemon
 grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/daemon.log")"
@@ -146,6 +147,7 @@ grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/d
     -e 's/"arithmetic":"[^"]*"/"arithmetic":"float"/' \
     -e 's/"next-discount":"[^"]*"/"next-discount":"0"/' \
     -e 's/"first-share":"[^"]*"/"first-share":"1"/' \
+    -e 's/"explore":"[^"]*"/"explore":"set"/' \
     -e "s/\"release-start\":\"$k0\"/\"release-start\":\"$k0old\"/" \
     -e "s/\"max-updates\":\"$nmax\"/\"max-updates\":\"$nold\"/" "$TMP/pin.stored")" ] ||
     fail "old configuration not pinned: $(stored_config)"

@@ -107,6 +107,40 @@ static void test_billboard_round_trip(void **state)
     free(js);
     b.plausible_z = 0;
     b.plausible_floor = 0;
+    /* The sample: "explore":"sample", and sigma_y with it; absent, 0. */
+    b.sample = 1;
+    js = bb_billboard_to_json(&b, &len);
+    assert_null(strstr(js, "plausible_z"));
+    assert_non_null(strstr(js, "\"explore\":\"sample\",\"steps\":[{\"h\":1,\"sigma_y\":152.11790855773964,\"w\":"));
+    assert_int_equal(bb_billboard_from_json(js, len, &back, NULL, 0), BB_OK);
+    assert_true(back.sample == 1 && back.plausible_z == 0);
+    assert_true(back.sigma_y[0] == b.sigma_y[0] && back.sigma_y[1] == b.sigma_y[1]);
+    js2 = bb_billboard_to_json(&back, &len2);
+    assert_int_equal(len, len2);
+    assert_memory_equal(js, js2, len);
+    free(js2);
+    bb_billboard_release(&back);
+    free(js);
+    b.sample = 0;
+    js = bb_billboard_to_json(&b, &len);
+    assert_null(strstr(js, "explore"));
+    assert_int_equal(bb_billboard_from_json(js, len, &back, NULL, 0), BB_OK);
+    assert_int_equal(back.sample, 0);
+    bb_billboard_release(&back);
+    free(js);
+    for (int i = 0; i < 3; i++) {
+        static const char *const value[] = {"\"sampled\"", "1", "true"};
+        char other[512];
+        snprintf(other, sizeof(other),
+                 "{\"version\":0,\"episode\":0,\"H\":1,\"d\":1,\"A\":1,\"beta\":1,"
+                 "\"explore\":%s,\"steps\":[{\"h\":1,\"w\":[0],\"gram\":[[1]]}],"
+                 "\"privacy\":{\"rho\":1,\"epsilon\":1,\"delta\":1e-5,\"rho_spent\":0,"
+                 "\"updates\":0,\"max_updates\":1,\"episodes\":0,\"max_episodes\":1}}",
+                 value[i]);
+        assert_int_equal(bb_billboard_from_json(other, strlen(other), &back, why, sizeof(why)),
+                         BB_EPROTO);
+        assert_non_null(strstr(why, "explore"));
+    }
     const char *negz = "{\"version\":0,\"episode\":0,\"H\":1,\"d\":1,\"A\":1,\"beta\":1,"
                        "\"plausible_z\":-1,\"steps\":[{\"h\":1,\"w\":[0],\"gram\":[[1]]}],"
                        "\"privacy\":{\"rho\":1,\"epsilon\":1,\"delta\":1e-5,\"rho_spent\":0,"

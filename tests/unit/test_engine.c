@@ -442,8 +442,11 @@ static void test_version_zero(void **state)
     struct bb_billboard v0;
     assert_int_equal(bb_billboard_copy(&v0, b), BB_OK);
     v0.uniform = 0;
+    v0.sample = 0; /* the policy fields follow the configuration, not the row */
+    v0.plausible_z = 7;
     assert_int_equal(bb_engine_restore_billboard(e, &v0, 0), BB_OK);
     assert_int_equal(bb_engine_billboard(e)->uniform, 1);
+    assert_true(bb_engine_billboard(e)->sample == 1 && bb_engine_billboard(e)->plausible_z == 0);
     /* The first update computes a policy from data: greedy from then on. */
     bb_engine_free(e);
     params(&p, 2000, 1000.0, 0);
@@ -456,13 +459,22 @@ static void test_version_zero(void **state)
         struct bb_episode v = view(&x);
         assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
     }
-    /* Version 0 carries the plausible set's z and no noise; an update, the
-     * sd each step's y noise was drawn at (no next-value bound here: the
-     * configured one), for the clinics' plausible sets (§3.4). */
+    /* Version 0 carries the sample (§3.6), no set and no noise; an update,
+     * the sd each step's y noise was drawn at (no next-value bound here:
+     * the configured one), for the clinics' samples. With explore set the
+     * billboard carries the set's z and f instead (§3.4). */
     b = bb_engine_billboard(e);
-    assert_rel(b->plausible_z, p.plausible_z, 0);
-    assert_rel(b->plausible_floor, p.plausible_floor, 0);
+    assert_int_equal(b->sample, 1);
+    assert_true(b->plausible_z == 0 && b->plausible_floor == 0);
+    struct bb_params set = p;
+    set.explore = BB_EXPLORE_SET;
+    struct bb_engine *es;
+    assert_int_equal(bb_engine_new(&set, &rng, &es), BB_OK);
+    assert_int_equal(bb_engine_billboard(es)->sample, 0);
+    assert_rel(bb_engine_billboard(es)->plausible_z, p.plausible_z, 0);
+    assert_rel(bb_engine_billboard(es)->plausible_floor, p.plausible_floor, 0);
     assert_true(p.plausible_z > 0 && p.plausible_floor > 0);
+    bb_engine_free(es);
     for (int h = 0; h < H; h++)
         assert_true(b->sigma_y[h] == 0);
     assert_int_equal(bb_engine_update(e), BB_OK);
@@ -476,12 +488,13 @@ static void test_version_zero(void **state)
                    bb_params_sigma_y_drawn_update(&p, h, bb_params_value_cap(&p, h), 1), 0);
         assert_true(b->sigma_y[h] < bb_params_sigma_y_drawn_step(&p, h));
     }
-    assert_rel(b->plausible_z, p.plausible_z, 0);
+    assert_true(b->sample == 1 && b->plausible_z == 0);
     bb_engine_free(e);
-    /* A non-private run has no noise and no set. */
+    /* A non-private run has no noise, no set and no sample. */
     params(&p, 100, INFINITY, 0);
     assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
     assert_rel(bb_engine_billboard(e)->plausible_z, 0, 0);
+    assert_int_equal(bb_engine_billboard(e)->sample, 0);
     bb_engine_free(e);
     params(&p, 2000, 1000.0, 0);
     /* The paper's prior: the greedy argmax, also at version 0. */
@@ -514,6 +527,7 @@ static void test_simplex_rows(void **state)
     struct bb_params p;
     bb_params_defaults(&p);
     p.H = H, p.d = D, p.A = A, p.K_max = 100, p.rho = 1.0, p.features = BB_FEATURES_SIMPLEX;
+    p.explore = BB_EXPLORE_SET; /* the set's fields (§3.4) */
     char why[128];
     if (bb_params_derive(&p, why, sizeof(why)) != BB_OK)
         fail_msg("%s", why);

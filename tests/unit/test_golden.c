@@ -14,7 +14,8 @@
  * they came; the first, float sums, is what a database created before them
  * still publishes, bit for bit. The reward stream (§2.4) has its own table,
  * recorded when it came; the first table runs without it, as a database
- * created before it does.
+ * created before it does. Both run with the plausible set (stored key
+ * `explore set`), as the databases they were recorded from have it.
  *
  * OpenBLAS picks its kernels by CPU, and kernels sum in different orders:
  * the same code gives other last bits on another machine. The test pins
@@ -124,6 +125,8 @@ static long run(const struct golden *g, enum bb_arithmetic arithmetic,
     p.first_share = 1.0;   /* every update the same share then (a database before it) */
     p.prior_value = 0.5;   /* the default then (every database stores its own) */
     p.rewards = g->stream ? BB_REWARDS_STREAM : BB_REWARDS_UPDATE; /* (a database before it) */
+    p.explore = BB_EXPLORE_SET; /* both tables predate the sample, which changes only the
+                                 * policy fields on the wire (test_codec), not a number */
     p.arithmetic = arithmetic;
     p.H = H, p.d = D, p.A = A, p.K_max = K, p.rho = g->rho;
     p.mechanism = g->mech, p.features = g->features;

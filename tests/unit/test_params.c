@@ -691,6 +691,37 @@ static void test_plausible_z(void **state)
     assert_rel(q.plausible_z, 0, 0);
 }
 
+/* The exploration rule (docs/PRIVACY.md §3.6): the sample by default,
+ * post-processing, so no privacy constant moves with it, on simplex and
+ * ball rows; an unknown value is refused; the paper's calibration keeps
+ * the set (with z = 0: greedy). */
+static void test_explore(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    assert_int_equal(p.explore, BB_EXPLORE_SAMPLE);
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 1;
+    for (int f = 0; f < 2; f++) {
+        struct bb_params a = p;
+        a.features = f ? BB_FEATURES_SIMPLEX : BB_FEATURES_BALL;
+        assert_int_equal(bb_params_derive(&a, NULL, 0), BB_OK);
+        struct bb_params q = a;
+        q.explore = BB_EXPLORE_SET;
+        assert_same_privacy(&q, &a);
+    }
+    char why[128] = "";
+    struct bb_params q = p;
+    q.explore = (enum bb_explore)2;
+    assert_int_equal(bb_params_derive(&q, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "exploration"));
+    q = p;
+    q.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_int_equal(q.explore, BB_EXPLORE_SET);
+    assert_rel(q.plausible_z, 0, 0);
+}
+
 /* The next values' noise discount nu (docs/PRIVACY.md §3.5): 2 by default,
  * post-processing inside the targets' clip, so no privacy constant moves
  * with it; [0, 10] accepted, nothing else; 0 under the paper's calibration. */
@@ -1457,6 +1488,7 @@ int main(void)
         cmocka_unit_test(test_y_exponent),
         cmocka_unit_test(test_prior_target),
         cmocka_unit_test(test_plausible_z),
+        cmocka_unit_test(test_explore),
         cmocka_unit_test(test_next_discount),
         cmocka_unit_test(test_first_share),
         cmocka_unit_test(test_next_bound_noise),

@@ -415,6 +415,81 @@ static void test_episode_set_pick(void **state)
     bb_billboard_release(&b);
 }
 
+/* The noise-matched sample (bb_billboard_sample, bb_sample_pick): its rows
+ * sigma_y Lambda~^-1 x_a on known values, the pick, and the keyed policy's
+ * choice frequency against the normal law it follows. */
+static void test_sample(void **state)
+{
+    (void)state;
+    enum { D = 2, A = 2, N = 4000 };
+    struct bb_billboard b;
+    assert_int_equal(bb_billboard_init(&b, 2, D, A), BB_OK);
+    /* Step 1: Lambda~ = [[2,1],[1,2]], inverse [[2,-1],[-1,2]] / 3;
+     * step 2: diag(16, 1). */
+    const double lam[D * D] = {2, 1, 1, 2};
+    memcpy(b.gram, lam, sizeof(lam));
+    b.gram[D * D] = 16;
+    b.gram[D * D + 3] = 1;
+    b.sigma_y[0] = 3;
+    b.sigma_y[1] = 2;
+    b.w[D] = 1; /* step 2: q = (1, 0) on the unit rows */
+    b.beta = 0;
+    b.sample = 1;
+    const double x[A * D] = {1, 0, 0, 1};
+    double v[A * D], q[A];
+    assert_int_equal(bb_billboard_sample(&b, 1, x, v), BB_EINVAL); /* not factored */
+    assert_int_equal(bb_billboard_factor(&b), BB_OK);
+    assert_int_equal(bb_billboard_sample(&b, 1, x, v), BB_OK);
+    const double want1[A * D] = {2, -1, -1, 2}; /* 3 Lambda~^-1 x_a */
+    for (int j = 0; j < A * D; j++)
+        assert_rel(v[j], want1[j], 1e-14);
+    assert_int_equal(bb_billboard_sample(&b, 2, x, v), BB_OK);
+    const double want2[A * D] = {2.0 / 16, 0, 0, 2};
+    for (int j = 0; j < A * D; j++)
+        assert_rel(v[j], want2[j], 1e-14);
+    assert_int_equal(bb_billboard_sample(&b, 0, x, v), BB_ERANGE);
+    assert_int_equal(bb_billboard_sample(&b, 3, x, v), BB_ERANGE);
+    /* The pick: argmax q_a + v_a^T z; ties to the lowest index. */
+    const double qk[A] = {1, 0};
+    assert_int_equal(bb_sample_pick(A, D, qk, v, (double[D]){0, 0}), 0);
+    assert_int_equal(bb_sample_pick(A, D, qk, v, (double[D]){0, 0.6}), 1);  /* 1.2 > 1 */
+    assert_int_equal(bb_sample_pick(A, D, qk, v, (double[D]){-8, 0}), 0);   /* 0 = 0 */
+    assert_int_equal(bb_sample_pick(A, D, qk, v, (double[D]){-8, 0.01}), 1);
+    /* Keyed: the key's direction decides, asking twice agrees, and action 1
+     * wins when 2 z_2 - z_1 / 8 > 1: P = Phi(-1 / sqrt(4 + 1/64)) = 0.30888. */
+    int count = 0, act, again;
+    for (int i = 0; i < N; i++) {
+        char key[32];
+        snprintf(key, sizeof(key), "episode-%d", i);
+        double z[D];
+        assert_int_equal(bb_explore_direction(key, 2, D, z), BB_OK);
+        assert_int_equal(bb_billboard_act_keyed(&b, 2, x, key, q, &act), BB_OK);
+        assert_int_equal(act, bb_sample_pick(A, D, q, v, z));
+        assert_int_equal(bb_billboard_act_keyed(&b, 2, x, key, q, &again), BB_OK);
+        assert_int_equal(again, act);
+        count += act;
+    }
+    /* Binomial(4000, 0.30888): 1235.5, sd 29.2; 6 sd either side. Unscaled rows
+     * (sigma 1) would give Phi(-1 / 1.0020) = 0.159, 636. */
+    assert_true(count > 1236 - 176 && count < 1236 + 176);
+    /* A fresh direction at each ask without a key: both actions come up. */
+    int seen[A] = {0};
+    for (int i = 0; i < 200; i++) {
+        assert_int_equal(bb_billboard_act(&b, 2, x, q, &act), BB_OK);
+        seen[act]++;
+    }
+    assert_true(seen[0] > 0 && seen[1] > 0);
+    /* No noise at the step: greedy, the key not read. */
+    b.sigma_y[1] = 0;
+    for (int i = 0; i < 50; i++) {
+        char key[32];
+        snprintf(key, sizeof(key), "episode-%d", i);
+        assert_int_equal(bb_billboard_act_keyed(&b, 2, x, key, q, &act), BB_OK);
+        assert_int_equal(act, 0);
+    }
+    bb_billboard_release(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_explore_direction_distribution),
         cmocka_unit_test(test_episode_policy),
         cmocka_unit_test(test_episode_set_pick),
+        cmocka_unit_test(test_sample),
         cmocka_unit_test(test_cap_and_ties),
         cmocka_unit_test(test_not_positive_definite),
         cmocka_unit_test(test_logdet),

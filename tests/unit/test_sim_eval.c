@@ -136,7 +136,7 @@ static void test_billboard_table(void **state)
     int pi[4];
     unsigned char set[8];
     double V[6];
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set, NULL), BB_OK);
     assert_int_equal(pi[0], 1);
     assert_int_equal(pi[1], 0);
     assert_int_equal(pi[2], 1);
@@ -150,10 +150,10 @@ static void test_billboard_table(void **state)
      * then valued at the mean of its set's Q-values: (0.6 + 0.8) / 2. */
     b.sigma_y[0] = 0.1;
     b.plausible_z = 0.99;
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set, NULL), BB_OK);
     assert_int_equal(pi[0], 1);
     b.plausible_z = 1.01;
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set, NULL), BB_OK);
     assert_int_equal(pi[0], BB_SIM_SET);
     assert_true(set[0] == 1 && set[1] == 1);
     assert_int_equal(pi[1], 0);
@@ -178,7 +178,7 @@ static void test_billboard_table(void **state)
     for (int i = 0; i < 64; i++) {
         char key[16];
         snprintf(key, sizeof(key), "ep%d", i);
-        assert_int_equal(bb_sim_policy_resolve(e, pi, set, key, resolved), BB_OK);
+        assert_int_equal(bb_sim_policy_resolve(e, pi, set, NULL, key, resolved), BB_OK);
         assert_int_equal(bb_explore_direction(key, 1, 4, zs), BB_OK);
         assert_int_equal(resolved[0], zs[1] > zs[0] ? 1 : 0);
         assert_memory_equal(resolved + 1, pi + 1, sizeof(int) * 3);
@@ -189,20 +189,50 @@ static void test_billboard_table(void **state)
     bb_sim_eval_policy(e, resolved, NULL, V);
     check_values(V, (const double[]){0.6, 1.5, 0.4, 0.6});
     assert_false(bb_sim_has_set(e, resolved));
+    /* The sample (bb_billboard_sample): every step-0 entry with noise is a
+     * BB_SIM_SAMPLE, valued as its greedy action until resolved; a key
+     * resolves each to the action bb_billboard_act_keyed gives for that
+     * state; step 1, without noise, stays greedy. */
     b.plausible_z = 0;
+    b.sample = 1;
+    double sample[2 * 2 * 2 * 5];
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set, sample), BB_OK);
+    assert_true(pi[0] == BB_SIM_SAMPLE && pi[1] == BB_SIM_SAMPLE);
+    assert_true(pi[2] == 1 && pi[3] == 0);
+    assert_true(bb_sim_has_set(e, pi));
+    bb_sim_eval_policy(e, pi, set, V);
+    check_values(V, (const double[]){0.8, 1.5, 0.4, 0.6});
+    int kept[2] = {0, 0};
+    for (int i = 0; i < 64; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "ep%d", i);
+        assert_int_equal(bb_sim_policy_resolve(e, pi, set, sample, key, resolved), BB_OK);
+        for (int s = 0; s < 2; s++) {
+            double q[2];
+            int act;
+            assert_int_equal(bb_billboard_act_keyed(&b, 1, bb_sim_env_features(e, s), key, q, &act),
+                             BB_OK);
+            assert_int_equal(resolved[s], act);
+        }
+        assert_true(resolved[2] == 1 && resolved[3] == 0);
+        kept[resolved[0]]++;
+    }
+    /* state 0: 0.8 against 0.6 with sd 0.1 each, P(0) = Phi(-sqrt 2) = 0.079 */
+    assert_true(kept[0] > 0 && kept[1] > 40);
+    b.sample = 0;
     b.sigma_y[0] = 0;
     /* Lambda = 1/100 on direction 0 at step 0: bonus beta*10 = 1 there,
      * so Q_0(0,0) = min(0.6 + 1, H = 2) = 1.6 > 0.8: action 0 in state 0. */
     b.gram[0] = 0.01;
     b.beta = 0.1;
     assert_int_equal(bb_billboard_factor(&b), BB_OK);
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set, NULL), BB_OK);
     assert_int_equal(pi[0], 0);
     bb_sim_eval_policy(e, pi, NULL, V);
     assert_rel(V[0] + 1, 0.6 + 1, TOL);
     /* A uniform billboard's table is uniform everywhere, valued as such. */
     b.uniform = 1;
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, pi, set, NULL), BB_OK);
     for (int i = 0; i < 4; i++)
         assert_int_equal(pi[i], BB_SIM_UNIFORM);
     bb_sim_eval_policy(e, pi, NULL, V);
@@ -215,7 +245,7 @@ static void test_billboard_table(void **state)
     for (int i = 0; i < 64; i++) {
         char key[16];
         snprintf(key, sizeof(key), "ep%d", i);
-        assert_int_equal(bb_sim_policy_table(e, &b, key, pi, set), BB_OK);
+        assert_int_equal(bb_sim_policy_table(e, &b, key, pi, set, NULL), BB_OK);
         for (int h = 0; h < 2; h++) {
             assert_int_equal(bb_explore_direction(key, h + 1, 4, z), BB_OK);
             for (int s = 0; s < 2; s++) {
@@ -229,13 +259,13 @@ static void test_billboard_table(void **state)
     b.uniform = 0;
     /* Once there is data the key is not read. */
     int greedy[4];
-    assert_int_equal(bb_sim_policy_table(e, &b, NULL, greedy, set), BB_OK);
-    assert_int_equal(bb_sim_policy_table(e, &b, "ep0", pi, set), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, NULL, greedy, set, NULL), BB_OK);
+    assert_int_equal(bb_sim_policy_table(e, &b, "ep0", pi, set, NULL), BB_OK);
     assert_memory_equal(pi, greedy, sizeof(pi));
     /* Sizes must match the environment. */
     struct bb_billboard other;
     assert_int_equal(bb_billboard_init(&other, 2, 4, 3), BB_OK);
-    assert_int_equal(bb_sim_policy_table(e, &other, NULL, pi, set), BB_EINVAL);
+    assert_int_equal(bb_sim_policy_table(e, &other, NULL, pi, set, NULL), BB_EINVAL);
     bb_billboard_release(&other);
     bb_billboard_release(&b);
     bb_sim_env_free(e);
