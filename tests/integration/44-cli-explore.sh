@@ -44,6 +44,21 @@ play() { # the privacy budget: enrol, submit the 80 episodes, wait for v >= 1
     [ "$(out 'd["version"]')" -ge 1 ] || fail "no update after 80 episodes: $(cat "$TMP/out")"
 }
 
+# KEYED: the daemon's action at step 1 for episode key ep-I, asked twice
+# (the same both times, else the test fails).
+keyed() {
+    local again a1="" a2=""
+    for again in 1 2; do
+        req POST /v1/recommend -H "Authorization: Bearer $BILLBOARD_TOKEN" \
+            -H 'Content-Type: application/json' \
+            -d "{\"h\":1,\"episode_key\":\"ep-$1\",\"features\":$(cat "$TMP/f.json")}"
+        expect_status 200
+        if [ "$again" = 1 ]; then a1=$(jget "$TMP/body" 'd["action"]'); else a2=$(jget "$TMP/body" 'd["action"]'); fi
+    done
+    [ "$a1" = "$a2" ] || fail "episode ep-$1: action $a1, then $a2"
+    KEYED=$a1
+}
+
 play --epsilon 10
 req GET /v1/billboard
 expect_status 200
@@ -76,20 +91,12 @@ print(0.5 * (1 + math.erf((q(x[1]) - q(x[0])) / s / math.sqrt(2))))
 PY
 ones=0
 for i in $(seq 200); do
-    for again in 1 2; do
-        req POST /v1/recommend -H "Authorization: Bearer $BILLBOARD_TOKEN" \
-            -H 'Content-Type: application/json' \
-            -d "{\"h\":1,\"episode_key\":\"ep-$i\",\"features\":$(cat "$TMP/f.json")}"
-        expect_status 200
-        eval "a$again=$(jget "$TMP/body" 'd["action"]')"
-    done
-    # shellcheck disable=SC2154 # a1, a2: set by the eval above
-    [ "$a1" = "$a2" ] || fail "episode ep-$i: action $a1, then $a2"
-    ones=$((ones + a1))
+    keyed "$i"
+    ones=$((ones + KEYED))
     if [ "$i" -le 20 ]; then # the CLI, locally, agrees with the daemon
         run 0 recommend --step 1 --episode-key "ep-$i" --features "$TMP/f.json" --json
-        [ "$(out 'd["action"], d["sampled"]')" = "($a1, True)" ] ||
-            fail "episode ep-$i: the CLI says $(cat "$TMP/out"), the daemon $a1"
+        [ "$(out 'd["action"], d["sampled"]')" = "($KEYED, True)" ] ||
+            fail "episode ep-$i: the CLI says $(cat "$TMP/out"), the daemon $KEYED"
     fi
 done
 python3 - "$(cat "$TMP/p1")" "$ones" <<'PY' || fail "action 1 in $ones of 200 episodes against P = $(cat "$TMP/p1")"
@@ -138,16 +145,8 @@ done
 # twice, the same answer; over episodes, both actions.
 seen_key=""
 for i in $(seq 24); do
-    for again in 1 2; do
-        req POST /v1/recommend -H "Authorization: Bearer $BILLBOARD_TOKEN" \
-            -H 'Content-Type: application/json' \
-            -d "{\"h\":1,\"episode_key\":\"ep-$i\",\"features\":$(cat "$TMP/f.json")}"
-        expect_status 200
-        eval "a$again=$(jget "$TMP/body" 'd["action"]')"
-    done
-    # shellcheck disable=SC2154 # a1, a2: set by the eval above
-    [ "$a1" = "$a2" ] || fail "episode ep-$i: action $a1, then $a2"
-    seen_key="$seen_key $a1"
+    keyed "$i"
+    seen_key="$seen_key $KEYED"
 done
 for a in 0 1; do
     case " $seen_key " in *" $a "*) ;; *) fail "no episode picked action $a:$seen_key" ;; esac
