@@ -84,6 +84,7 @@ static const struct opt opts[] = {
     {"first-share", K_DOUBLE, OFF(first_share), 0, 0, NULL, 1},
     {"rewards", K_ENUM, OFF(rewards), 0, 0, bb_rewards_names, 1},
     {"explore", K_ENUM, OFF(explore), 0, 0, bb_explore_names, 1},
+    {"warm-up", K_DOUBLE, OFF(warm_share), 0, 0, NULL, 1},
 };
 #undef OFF
 
@@ -235,6 +236,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->first_share = 1;
     p->rewards = BB_REWARDS_UPDATE;
     p->explore = BB_EXPLORE_SET;
+    p->warm_share = 0;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;

@@ -42,6 +42,11 @@ struct bb_engine {
     struct bb_billboard bb;   /* current, factored */
     struct bb_lsvi_ws ws;
     int busy;                 /* an update is between begin and finish */
+    struct bb_params pw;      /* the warm-up's params (bb_params_warm), when it has one */
+    struct bb_mech *wmech;    /* the warm-up's Gram mechanism, or NULL */
+    struct bb_rstream *wrs;   /* the warm-up's reward stream (with wmech) */
+    struct bb_rng rng_w;      /* owned with wmech: their noise */
+    long warm_published;      /* warm billboards published so far */
     long restores;            /* bb_engine_set_ledger */
     double rho_restored;
     long version_offset;
@@ -167,6 +172,12 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
         if ((rc = bb_rstream_new(&e->p, &e->rs)) != BB_OK)
             goto out;
     }
+    if (bb_params_warm(&e->p, &e->pw) == BB_OK) {
+        bb_rng_init_child(&e->rng_w, rng);
+        if ((rc = bb_mech_new(&e->pw, &e->wmech)) != BB_OK ||
+            (rc = bb_rstream_new(&e->pw, &e->wrs)) != BB_OK)
+            goto out;
+    }
     if ((rc = bb_store_init(&e->store, H, p->A, d, p->K_max)) != BB_OK)
         goto out;
     if ((rc = bb_schedule_init(&e->sched, p, e->ridge)) != BB_OK)
@@ -200,6 +211,11 @@ void bb_engine_free(struct bb_engine *e)
     if (e->rs) {
         bb_rstream_free(e->rs);
         bb_rng_release(&e->rng_r);
+    }
+    if (e->wmech) {
+        bb_mech_free(e->wmech);
+        bb_rstream_free(e->wrs);
+        bb_rng_release(&e->rng_w);
     }
     free(e->rec);
     free(e->y_noise);
@@ -264,32 +280,54 @@ size_t bb_engine_records(const struct bb_engine *e, const struct bb_mech_record 
     return e->nrec;
 }
 
-/* With the stream: e->rec := the mechanism's records of the last add, then
- * the stream's. */
-static int collect_records(struct bb_engine *e)
+/* Appends n records to e->rec, their steps moved by shift. */
+static int append_records(struct bb_engine *e, const struct bb_mech_record *r, size_t n, int shift)
 {
-    const struct bb_mech_record *m, *r;
-    const size_t nm = bb_mech_records(e->mech, &m), nr = bb_rstream_records(e->rs, &r);
-    if (nm + nr > e->caprec) {
-        struct bb_mech_record *grown = realloc(e->rec, (nm + nr) * sizeof(*grown));
+    if (e->nrec + n > e->caprec) {
+        struct bb_mech_record *grown = realloc(e->rec, (e->nrec + n) * sizeof(*grown));
         if (!grown)
             return BB_ENOMEM;
         e->rec = grown;
-        e->caprec = nm + nr;
+        e->caprec = e->nrec + n;
     }
-    if (nm > 0) /* (memcpy wants pointers even for nothing) */
-        memcpy(e->rec, m, nm * sizeof(*m));
-    if (nr > 0)
-        memcpy(e->rec + nm, r, nr * sizeof(*r));
-    e->nrec = nm + nr;
+    for (size_t i = 0; i < n; i++) {
+        e->rec[e->nrec + i] = r[i];
+        e->rec[e->nrec + i].step += shift;
+    }
+    e->nrec += n;
     return BB_OK;
+}
+
+/* With the stream: e->rec := the mechanism's records of the last add, then
+ * the stream's, then the warm-up's (steps H..2H-1: bb_engine_warm_record). */
+static int collect_records(struct bb_engine *e, int warm)
+{
+    const struct bb_mech_record *m, *r;
+    const size_t nm = bb_mech_records(e->mech, &m), nr = bb_rstream_records(e->rs, &r);
+    e->nrec = 0;
+    int rc = append_records(e, m, nm, 0);
+    if (rc == BB_OK)
+        rc = append_records(e, r, nr, 0);
+    if (rc == BB_OK && warm) {
+        const size_t wm = bb_mech_records(e->wmech, &m), wr = bb_rstream_records(e->wrs, &r);
+        rc = append_records(e, m, wm, e->p.H);
+        if (rc == BB_OK)
+            rc = append_records(e, r, wr, e->p.H);
+    }
+    return rc;
 }
 
 /* Whether every piece of noise the current state needs is present. */
 static int ready(const struct bb_engine *e)
 {
     int rc = bb_mech_ready(e->mech);
-    return rc == BB_OK && e->rs ? bb_rstream_ready(e->rs) : rc;
+    if (rc == BB_OK && e->rs)
+        rc = bb_rstream_ready(e->rs);
+    if (rc == BB_OK && e->wmech)
+        rc = bb_mech_ready(e->wmech);
+    if (rc == BB_OK && e->wrs)
+        rc = bb_rstream_ready(e->wrs);
+    return rc;
 }
 
 const double *bb_engine_gram(const struct bb_engine *e, int h)
@@ -322,9 +360,16 @@ static void chosen_rows(struct bb_engine *e, const struct bb_episode *ep)
 
 /* After episode k was taken: if k is a release point, the released prefix
  * becomes Lambda~ (Alg. 1 line 19) and the schedule's view. */
+static int warm_billboard(struct bb_engine *e);
+
 static int after_add(struct bb_engine *e)
 {
     long k = bb_mech_episodes(e->mech);
+    if (e->wmech && k <= e->pw.K_max && bb_mech_is_release(e->wmech, k) && e->sched.updates == 0) {
+        int rc = warm_billboard(e);
+        if (rc != BB_OK)
+            return rc;
+    }
     if (!bb_mech_is_release(e->mech, k))
         return BB_OK;
     e->released = k;
@@ -374,10 +419,15 @@ int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field,
      * here: K_max was checked and no noise is missing. */
     chosen_rows(e, ep);
     rc = BB_MUTANT(COUNT_TWICE) ? mutant_add_twice(e) : bb_mech_add(e->mech, e->rows, e->rng);
+    const int warm = e->wmech && e->store.n <= e->pw.K_max;
+    if (rc == BB_OK && warm) /* the warm-up's counter takes the episodes before its last point */
+        rc = bb_mech_add(e->wmech, e->rows, &e->rng_w);
+    if (rc == BB_OK && warm)
+        rc = bb_rstream_add(e->wrs, e->rows, ep->reward, &e->rng_w);
     if (rc == BB_OK && e->rs) { /* the reward stream takes the episode too */
         rc = bb_rstream_add(e->rs, e->rows, ep->reward, &e->rng_r);
         if (rc == BB_OK)
-            rc = collect_records(e);
+            rc = collect_records(e, warm);
     }
     if (rc != BB_OK)
         return rc;
@@ -400,6 +450,11 @@ static int replay_one(void *ctx, const struct bb_episode *ep)
     }
     if (rc == BB_OK && e->rs)
         rc = bb_rstream_add(e->rs, e->rows, ep->reward, NULL);
+    if (rc == BB_OK && e->wmech && e->store.n <= e->pw.K_max) {
+        rc = bb_mech_replay(e->wmech, e->rows);
+        if (rc == BB_OK)
+            rc = bb_rstream_add(e->wrs, e->rows, ep->reward, NULL);
+    }
     return rc;
 }
 
@@ -410,10 +465,22 @@ int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
         return BB_ECONFLICT;
     int rc = src(ctx, replay_one, e);
     for (size_t i = 0; rc == BB_OK && i < nrec; i++) {
-        if (!bb_rstream_owns(&rec[i]))
-            rc = bb_mech_load(e->mech, &rec[i]);
+        struct bb_mech_record r = rec[i];
+        struct bb_mech *m = e->mech;
+        struct bb_rstream *s = e->rs;
+        if (r.step >= e->p.H) { /* the warm-up's (collect_records) */
+            r.step -= e->p.H;
+            m = e->wmech;
+            s = e->wrs;
+            if (!m) {
+                rc = BB_EINVAL; /* a warm-up's record where none is in force */
+                break;
+            }
+        }
+        if (!bb_rstream_owns(&r))
+            rc = bb_mech_load(m, &r);
         else /* a stream's record where none is in force is malformed */
-            rc = e->rs ? bb_rstream_load(e->rs, &rec[i]) : BB_EINVAL;
+            rc = s ? bb_rstream_load(s, &r) : BB_EINVAL;
     }
     if (rc == BB_OK)
         rc = ready(e);
@@ -450,6 +517,67 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
     bb_billboard_release(&e->bb);
     e->bb = copy;
     return BB_OK;
+}
+
+/* At a warm point before the first update (docs/PRIVACY.md §2.5): the
+ * billboard of the immediate rewards, w_h = Lambda~_w^-1 (R~_w + kappa
+ * (Lambda~_w - r I) 1), Lambda~_w the warm Gram prefix + its ridge (doubled
+ * where indefinite, as refresh()), with the warm stream's sd for the
+ * sample. A function of the warm releases only. */
+static int warm_billboard(struct bb_engine *e)
+{
+    const struct bb_params *pw = &e->pw;
+    const int H = e->p.H, d = e->p.d;
+    const size_t dd = (size_t)d * d;
+    const double ridge0 = pw->grid_gram > 0 ? ceil(pw->ridge / pw->grid_gram) * pw->grid_gram
+                                            : pw->ridge;
+    const double kappa = bb_params_y_centre(pw);
+    double *gram = malloc(sizeof(double) * H * dd), *chol = malloc(sizeof(double) * H * dd);
+    double *wt = malloc(sizeof(double) * (size_t)H * d), *sd = malloc(sizeof(double) * H);
+    int rc = gram && chol && wt && sd ? BB_OK : BB_ENOMEM;
+    for (int h = 0; rc == BB_OK && h < H; h++) {
+        double *g = gram + h * dd, *l = chol + h * dd, *w = wt + (size_t)h * d;
+        if ((rc = bb_mech_prefix(e->wmech, h, g)) != BB_OK)
+            break;
+        double r = ridge0;
+        for (int j = 0; j < d; j++)
+            g[(size_t)j * d + j] += r;
+        rc = bb_chol(g, l, d);
+        for (int j = 0; rc == BB_ENOTPD && j < BB_RIDGE_DOUBLINGS; j++) {
+            for (int i = 0; i < d; i++)
+                g[(size_t)i * d + i] += r;
+            r *= 2;
+            rc = bb_chol(g, l, d);
+        }
+        if (rc == BB_OK)
+            rc = bb_rstream_release(e->wrs, h, w, &sd[h]);
+        for (int j = 0; rc == BB_OK && j < d; j++) { /* + kappa (Lambda~ - r I) 1 */
+            double s = -r;
+            for (int k = 0; k < d; k++)
+                s += g[(size_t)j * d + k];
+            w[j] += kappa * s;
+        }
+        if (rc == BB_OK)
+            rc = bb_chol_solve(l, d, w);
+    }
+    if (rc == BB_OK) { /* indefinite after every doubling: the billboard before it stays */
+        struct bb_billboard *b = &e->bb;
+        memcpy(b->gram, gram, sizeof(double) * H * dd);
+        memcpy(b->chol, chol, sizeof(double) * H * dd);
+        memcpy(b->w, wt, sizeof(double) * (size_t)H * d);
+        memcpy(b->sigma_y, sd, sizeof(double) * H);
+        e->warm_published++;
+        b->factored = 1;
+        b->uniform = 0;
+        b->version = (uint64_t)(e->version_offset + e->warm_published);
+        b->episode = (uint64_t)e->store.n;
+        fill_privacy(e, &b->privacy);
+    }
+    free(gram);
+    free(chol);
+    free(wt);
+    free(sd);
+    return rc == BB_ENOTPD ? BB_OK : rc;
 }
 
 int bb_engine_update_due(const struct bb_engine *e)
@@ -570,7 +698,7 @@ int bb_engine_update_finish(struct bb_engine *e, struct bb_update *u)
     memcpy(b->sigma_y, u->sigma_y, sizeof(double) * H); /* the plausible set's */
     b->factored = 1;
     b->uniform = 0; /* computed from data: the greedy policy from now on */
-    b->version = (uint64_t)(e->sched.updates + e->version_offset);
+    b->version = (uint64_t)(e->sched.updates + e->version_offset + e->warm_published);
     b->episode = (uint64_t)u->n;
     fill_privacy(e, &b->privacy);
     b->privacy.episodes = u->n;

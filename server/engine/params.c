@@ -31,6 +31,7 @@
 #define RELEASE_BASE_DEFAULT    1.25  /* g of the release grid k0 g^i (§1.2) */
 #define NEXT_DISCOUNT_DEFAULT   2.0   /* nu of the next values' noise discount (§3.5) */
 #define FIRST_SHARE_DEFAULT     2.0   /* a: the first update's share of rho_y (§2.3) */
+#define WARM_SHARE_DEFAULT      0.15  /* phi: the warm-up's share of rho (§2.5) */
 
 void bb_params_defaults(struct bb_params *p)
 {
@@ -62,6 +63,7 @@ void bb_params_defaults(struct bb_params *p)
     p->first_share = FIRST_SHARE_DEFAULT;
     p->rewards = BB_REWARDS_STREAM;
     p->explore = BB_EXPLORE_SAMPLE;
+    p->warm_share = WARM_SHARE_DEFAULT;
 }
 
 /* Onehot rows start earlier: their Gram noise is diagonal, so a weight's
@@ -191,6 +193,7 @@ static void paper_levers(struct bb_params *p)
     p->first_share = 1;
     p->rewards = BB_REWARDS_UPDATE;
     p->explore = BB_EXPLORE_SET;
+    p->warm_share = 0;
     p->conversion = BB_CONV_BUN_STEINKE;
     p->indefinite = BB_INDEF_REFUSE;
 }
@@ -247,6 +250,8 @@ static const char *check_levers(struct bb_params *p)
         return "plausible set floor must be in [0, 1]";
     if (!(p->next_discount >= 0 && p->next_discount <= 10))
         return "next-value noise discount must be in [0, 10]";
+    if (!(p->warm_share >= 0 && p->warm_share <= 0.5))
+        return "warm-up share must be in [0, 0.5]";
     if (!(p->first_share >= 1 && p->first_share <= 10))
         return "first update's share must be in [1, 10]";
     return NULL;
@@ -461,8 +466,15 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen)
     if (p->update_rule == BB_UPDATE_EVERY)
         return fail(why, whylen, "private runs cannot update after every episode (N_max)");
 
-    p->rho_gram = p->gram_share * p->rho;
-    p->rho_y = (1.0 - p->gram_share) * p->rho;
+    /* The warm-up (§2.5): M points below k0 on a counter of its own, at
+     * rho_warm; the rest of rho is the mechanisms' after k0. */
+    p->warm_points = 0;
+    if (bb_params_reward_stream(p) && p->warm_share > 0 && !p->warm_copy)
+        for (double k = BB_WARM_START; k < p->release_start; k *= 2)
+            p->warm_points++;
+    p->rho_warm = p->warm_points > 0 ? p->warm_share * p->rho : 0.0;
+    p->rho_gram = p->gram_share * (p->rho - p->rho_warm);
+    p->rho_y = (1.0 - p->gram_share) * (p->rho - p->rho_warm);
     p->epsilon = bb_conversion_epsilon(p->conversion, p->rho, p->delta);
     derive_gram(p, ops);
     derive_shift(p);
@@ -471,6 +483,35 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen)
         return rc;
     ynoise_derive(p);
     return BB_OK;
+}
+
+int bb_params_warm(const struct bb_params *p, struct bb_params *w)
+{
+    if (p->warm_points < 1)
+        return BB_ENOTFOUND;
+    *w = *p;
+    w->warm_copy = 1;
+    w->warm_points = 0;
+    w->mechanism = BB_MECH_GRID_SQRT;
+    w->release_start = BB_WARM_START;
+    w->release_base = 2.0;
+    w->K_max = (long)ldexp(BB_WARM_START, (int)p->warm_points - 1);
+    w->releases = p->warm_points;
+    w->rho = p->rho_warm;
+    w->rho_warm = 0;
+    w->rho_gram = p->gram_share * p->rho_warm;
+    w->rho_y = (1.0 - p->gram_share) * p->rho_warm;
+    w->max_updates = 0;
+    derive_gram(w, mech_ops_for(BB_MECH_GRID_SQRT));
+    derive_shift(w);
+    w->sigma_y = 0;
+    w->sigma_y_eff = 0;
+    return BB_OK;
+}
+
+double bb_params_rho_warm_spent(const struct bb_params *p, long episodes)
+{
+    return p->is_private && episodes > 0 ? p->rho_warm : 0.0;
 }
 
 double bb_params_rho_gram_spent(const struct bb_params *p, long episodes)
@@ -508,5 +549,5 @@ double bb_params_rho_spent(const struct bb_params *p, long episodes, long update
         *gram = g;
     if (y)
         *y = v;
-    return g + v;
+    return bb_params_rho_warm_spent(p, episodes) + g + v;
 }

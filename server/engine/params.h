@@ -95,6 +95,20 @@ double bb_params_rho_gram_spent(const struct bb_params *p, long episodes);
  * and when non-private). */
 double bb_params_rho_reward_spent(const struct bb_params *p, long episodes);
 
+/* The warm-up's first point: its points are BB_WARM_START 2^j below k0. */
+#define BB_WARM_START 250.0
+
+/* The warm-up's own params (docs/PRIVACY.md §2.5) into w: a grid-sqrt
+ * Gram mechanism and a reward stream of rewards alone (no next values,
+ * value caps 0) over the points BB_WARM_START 2^j < k0, at rho_warm, a
+ * gram_share of it for the Gram. BB_ENOTFOUND where p has no
+ * warm-up (p->warm_points == 0). */
+int bb_params_warm(const struct bb_params *p, struct bb_params *w) BB_WARN_UNUSED;
+
+/* zCDP spent by the warm-up: rho_warm from the first episode on (its
+ * releases come before anything else is published: early, never late). */
+double bb_params_rho_warm_spent(const struct bb_params *p, long episodes);
+
 /* zCDP spent by the updates' y noise after n updates: n shares of rho_y -
  * rho_R (the first update's bb_params_y_update_share, then the later
  * ones'), each share in units of 1 / N_max of it; exactly rho_y - rho_R

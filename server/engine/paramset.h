@@ -77,6 +77,11 @@ struct bb_params {
                                             stored, never a flag: a noise sample by default,
                                             and then plausible_z and plausible_floor are
                                             not read */
+    double warm_share;                   /* phi: the warm-up's share of rho, spent on a
+                                            counter of its own over the episodes before
+                                            the first release (bb_params_warm,
+                                            docs/PRIVACY.md §2.5); stored, never a flag;
+                                            0 = no warm-up */
 
     /* --- derived by bb_params_derive --- */
     int is_private;     /* rho finite */
@@ -87,8 +92,11 @@ struct bb_params {
                            grid-sqrt sum c_l^2) */
     double prefix_sd;   /* largest per-entry sd of a released prefix's noise
                            (of its diagonal entries, the largest) */
-    double rho_gram;    /* f * rho */
-    double rho_y;       /* (1 - f) * rho */
+    long warm_points;   /* M: warm points 250 2^j below k0 (0: no warm-up) */
+    double rho_warm;    /* phi rho where M > 0, else 0 */
+    int warm_copy;      /* 1 in the warm-up's own params (bb_params_warm) */
+    double rho_gram;    /* f (rho - rho_warm) */
+    double rho_y;       /* (1 - f) (rho - rho_warm) */
     double sigma_gram;  /* sigma_Lambda = sqrt(H S / rho_gram), per node or increment */
     double shift;       /* lambda~ = shift_scale * bound (enum bb_bound) */
     double ridge;       /* diagonal added to every Gram matrix: 2*shift, or 1 if non-private */

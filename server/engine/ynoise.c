@@ -14,6 +14,8 @@
 
 double bb_params_value_cap(const struct bb_params *p, int h)
 {
+    if (p->warm_copy)
+        return 0.0; /* the warm-up's targets are the rewards alone */
     return p->value_clip == BB_VCLIP_REMAINING ? (double)(p->H - h - 1) : (double)p->H;
 }
 

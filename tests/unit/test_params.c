@@ -379,6 +379,7 @@ static void test_release_start_auto(void **state)
         p.release_base = 1.5; /* as the known values were computed */
         p.conversion = BB_CONV_BUN_STEINKE; /* as the known values were computed */
         p.first_share = 1;                  /* as the known values were computed */
+        p.warm_share = 0;                   /* as the known values were computed */
         assert_true(p.release_start == 0); /* the default is auto */
         q = p;
         assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -397,6 +398,7 @@ static void test_release_start_auto(void **state)
      * Python count) 1166. */
     struct bb_params p;
     bb_params_defaults(&p);
+    p.warm_share = 0; /* as the known values were computed */
     assert_rel(p.gram_share, 0.2, 0);
     p.release_base = 1.5; /* as the known values were computed */
     p.first_share = 1;    /* as the known values were computed */
@@ -407,6 +409,7 @@ static void test_release_start_auto(void **state)
     assert_int_equal(p.releases, 11);
     assert_rel(p.sigma_y, 31.234321951956876, 1e-12);
     bb_params_defaults(&p);
+    p.warm_share = 0; /* as the known values were computed */
     p.release_base = 1.5;
     p.first_share = 1; /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
@@ -430,6 +433,7 @@ static void test_release_start_auto(void **state)
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         struct bb_params q;
         bb_params_defaults(&p);
+        p.warm_share = 0; /* as the known values were computed */
         p.release_base = 1.5; /* as the known values were computed */
         p.first_share = 1;    /* as the known values were computed */
         p.H = 20, p.d = 12, p.A = 2, p.K_max = 100000, p.epsilon = 10;
@@ -448,12 +452,14 @@ static void test_release_start_auto(void **state)
     }
     /* Capped at K_max / 5 when the noise would push it further. */
     bb_params_defaults(&p);
+    p.warm_share = 0; /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 0.05;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_int_equal((long)p.release_start, 20000);
     /* RiverSwim's S = 6 shape at epsilon 1 sits at the cap; with the
      * grid from there, 20000 1.5^3 = 67500 is its last point (G = 4). */
     bb_params_defaults(&p);
+    p.warm_share = 0; /* as the known values were computed */
     p.release_base = 1.5;
     p.H = 20, p.d = 12, p.A = 2, p.K_max = 100000, p.epsilon = 1;
     p.features = BB_FEATURES_ONEHOT;
@@ -462,15 +468,18 @@ static void test_release_start_auto(void **state)
     assert_int_equal(p.releases, 4);
     /* 1 for the tree (a release every episode) and without privacy. */
     bb_params_defaults(&p);
+    p.warm_share = 0; /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.mechanism = BB_MECH_TREE;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_true(p.release_start == 1);
     bb_params_defaults(&p);
+    p.warm_share = 0; /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.rho = INFINITY;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_true(p.release_start == 1);
     /* With a cap of 12 updates: the latest start whose grid has 12 points. */
     bb_params_defaults(&p);
+    p.warm_share = 0; /* as the known values were computed */
     p.release_base = 1.5;
     p.first_share = 1; /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.max_updates_cap = 12;
@@ -481,6 +490,7 @@ static void test_release_start_auto(void **state)
     assert_int_equal(p.max_updates, 12);
     /* A configured k0 is kept. */
     bb_params_defaults(&p);
+    p.warm_share = 0; /* as the known values were computed */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.release_start = 100;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_true(p.release_start == 100);
@@ -488,6 +498,7 @@ static void test_release_start_auto(void **state)
      * the rule's defining property holds at it, with more grid points than
      * at 1.5 from the same start. */
     bb_params_defaults(&p);
+    p.warm_share = 0; /* as the known values were computed */
     assert_rel(p.release_base, 1.25, 0);
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     struct bb_params r = p;
@@ -1346,6 +1357,64 @@ static void test_y_centred(void **state)
  * = N_max), epsilon 10 by CKS, computed independently (Python, from the
  * §2.4 formulas): sigma_R,h and sigma_V,h, the stream's drawn sd, rho_R;
  * the two parts' costs add up to rho_y; the spend; where it is in force. */
+/* The warm-up (docs/PRIVACY.md §2.5): M points 250 2^j below k0, rho_warm =
+ * phi rho, the rest split as before; its own params spend exactly rho_warm. */
+static void test_warm(void **state)
+{
+    (void)state;
+    struct bb_params p, w;
+    bb_params_defaults(&p);
+    assert_rel(p.warm_share, 0.15, 0); /* the default */
+    p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000;
+    p.features = BB_FEATURES_SIMPLEX;
+    p.rho = bb_rho_from_epsilon_cks(1.0, 1e-5);
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    long M = 0;
+    for (double k = 250; k < p.release_start; k *= 2)
+        M++;
+    assert_true(M >= 1);
+    assert_int_equal(p.warm_points, M);
+    assert_rel(p.rho_warm, 0.15 * p.rho, 1e-15);
+    assert_rel(p.rho_warm + p.rho_gram + p.rho_y, p.rho, 1e-15);
+    assert_rel(p.rho_gram, 0.2 * 0.85 * p.rho, 1e-15);
+    assert_int_equal(bb_params_warm(&p, &w), BB_OK);
+    assert_int_equal(w.releases, M);
+    assert_int_equal(w.K_max, 250L << (M - 1));
+    assert_int_equal(w.warm_points, 0);
+    const double S = bb_sqrt_sum_squares(M);
+    assert_rel(w.sens_factor, S, 1e-15);
+    assert_rel(w.sigma_gram, sqrt(5 * S / (0.2 * p.rho_warm)), 1e-15);
+    double cost = 5 * S * 2 / (2 * w.sigma_gram * w.sigma_gram);
+    for (int h = 0; h < 5; h++) {
+        const double sr = bb_params_sigma_reward(&w, h);
+        assert_rel(sr, sqrt(5 * S / (2 * 0.8 * p.rho_warm)), 1e-14); /* rewards alone */
+        assert_rel(bb_params_sigma_next(&w, h), 0, 0);
+        cost += S / (2 * sr * sr);
+    }
+    assert_rel(cost, p.rho_warm, 1e-14);
+    assert_rel(bb_params_rho_reward(&w), w.rho_y, 1e-14);
+    /* spent with the first episode, before anything is published */
+    assert_rel(bb_params_rho_warm_spent(&p, 0), 0, 0);
+    assert_rel(bb_params_rho_warm_spent(&p, 1), p.rho_warm, 0);
+    assert_rel(bb_params_rho_spent(&p, 5000, p.max_updates, NULL, NULL), p.rho, 1e-15);
+    /* No point below k0, no share, the paper's calibration: no warm-up. */
+    struct bb_params q = p;
+    q.release_start = 250;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_int_equal(q.warm_points, 0);
+    assert_rel(q.rho_gram + q.rho_y, q.rho, 1e-15);
+    assert_int_equal(bb_params_warm(&q, &w), BB_ENOTFOUND);
+    q = p;
+    q.warm_share = 0;
+    q.release_start = 0;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_int_equal(q.warm_points, 0);
+    assert_true(q.release_start < p.release_start); /* the whole budget: an earlier start */
+    q = p;
+    q.warm_share = 0.6;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_EINVAL);
+}
+
 static void test_reward_stream(void **state)
 {
     (void)state;
@@ -1359,6 +1428,7 @@ static void test_reward_stream(void **state)
     bb_params_defaults(&p);
     assert_int_equal(p.rewards, BB_REWARDS_STREAM); /* the default */
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.release_start = 1000;
+    p.warm_share = 0; /* the stream alone: the warm-up is test_warm's */
     p.features = BB_FEATURES_SIMPLEX;
     p.rho = bb_rho_from_epsilon_cks(10.0, 1e-5);
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
@@ -1499,6 +1569,7 @@ int main(void)
         cmocka_unit_test(test_y_nonnegative),
         cmocka_unit_test(test_y_centred),
         cmocka_unit_test(test_reward_stream),
+        cmocka_unit_test(test_warm),
         cmocka_unit_test(test_ridge_and_edge),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
