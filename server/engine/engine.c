@@ -520,8 +520,8 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
 }
 
 /* At a warm point before the first update (docs/PRIVACY.md §2.5): the
- * billboard of the immediate rewards, w_h = Lambda~_w^-1 (R~_w + kappa
- * (Lambda~_w - r I) 1), Lambda~_w the warm Gram prefix + its ridge (doubled
+ * billboard of the immediate rewards, w_h = Lambda~_w^-1 R~_w + kappa 1,
+ * Lambda~_w the warm Gram prefix + its ridge (doubled
  * where indefinite, as refresh()), with the warm stream's sd for the
  * sample. A function of the warm releases only. */
 static int warm_billboard(struct bb_engine *e)
@@ -551,14 +551,13 @@ static int warm_billboard(struct bb_engine *e)
         }
         if (rc == BB_OK)
             rc = bb_rstream_release(e->wrs, h, w, &sd[h]);
-        for (int j = 0; rc == BB_OK && j < d; j++) { /* + kappa (Lambda~ - r I) 1 */
-            double s = -r;
-            for (int k = 0; k < d; k++)
-                s += g[(size_t)j * d + k];
-            w[j] += kappa * s;
-        }
         if (rc == BB_OK)
             rc = bb_chol_solve(l, d, w);
+        /* + kappa 1: the centre back in the weights (phi^T 1 kappa is the
+         * centre of a row's target), not through Lambda~, whose noise at
+         * the warm points is large against its data */
+        for (int j = 0; rc == BB_OK && j < d; j++)
+            w[j] += kappa;
     }
     if (rc == BB_OK) { /* indefinite after every doubling: the billboard before it stays */
         struct bb_billboard *b = &e->bb;
