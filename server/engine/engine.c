@@ -496,8 +496,13 @@ int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
 int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b, long updates)
 {
     const struct bb_params *p = &e->p;
+    /* Warm billboards (docs/PRIVACY.md §2.5) take the versions 1..M before
+     * the updates': all M once an update was made (warm_billboard numbers
+     * every warm point reached), version - offset before. */
+    const long warm = updates > 0 ? p->warm_points : (long)b->version - e->version_offset;
     if (b->H != p->H || b->d != p->d || b->A != p->A ||
-        updates + e->version_offset < (long)b->version || updates > p->max_updates)
+        updates + e->version_offset + p->warm_points < (long)b->version ||
+        updates > p->max_updates || warm < 0 || warm > p->warm_points)
         return BB_EINVAL;
     struct bb_billboard copy;
     int rc = bb_billboard_copy(&copy, b);
@@ -507,13 +512,18 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
         bb_billboard_release(&copy);
         return rc;
     }
-    copy.uniform = copy.version == 0 && p->prior_policy == BB_PRIOR_UNIFORM;
+    /* uniform: version 0, or a warm point whose Gram was indefinite */
+    copy.uniform = p->prior_policy == BB_PRIOR_UNIFORM && updates == 0 &&
+                   (copy.version == 0 || b->uniform);
     explore_fields(p, &copy);
     const size_t dd = (size_t)p->d * p->d;
-    for (int h = 0; h < p->H; h++)
+    /* A warm billboard is no update: the schedule keeps version 0's reference. */
+    for (int h = 0; updates > 0 && h < p->H; h++)
         e->sched.logdet_last[h] = bb_chol_logdet(copy.chol + h * dd, p->d);
     e->sched.updates = updates;
-    e->sched.last_episodes = (long)copy.episode;
+    if (updates > 0)
+        e->sched.last_episodes = (long)copy.episode;
+    e->warm_published = warm;
     bb_billboard_release(&e->bb);
     e->bb = copy;
     return BB_OK;
@@ -559,17 +569,19 @@ static int warm_billboard(struct bb_engine *e)
         for (int j = 0; rc == BB_OK && j < d; j++)
             w[j] += kappa;
     }
+    struct bb_billboard *b = &e->bb;
     if (rc == BB_OK) { /* indefinite after every doubling: the billboard before it stays */
-        struct bb_billboard *b = &e->bb;
         memcpy(b->gram, gram, sizeof(double) * H * dd);
         memcpy(b->chol, chol, sizeof(double) * H * dd);
         memcpy(b->w, wt, sizeof(double) * (size_t)H * d);
         memcpy(b->sigma_y, sd, sizeof(double) * H);
-        e->warm_published++;
         b->factored = 1;
         b->uniform = 0;
-        b->version = (uint64_t)(e->version_offset + e->warm_published);
         b->episode = (uint64_t)e->store.n;
+    }
+    if (rc == BB_OK || rc == BB_ENOTPD) { /* every warm point reached is numbered */
+        e->warm_published++;
+        b->version = (uint64_t)(e->version_offset + e->warm_published);
         fill_privacy(e, &b->privacy);
     }
     free(gram);

@@ -415,6 +415,90 @@ static void test_recovery_by_replay(void **state)
     recovery_with(BB_MECH_TREE_HONAKER);
 }
 
+/* The warm-up (docs/PRIVACY.md §2.5): a billboard of the immediate rewards
+ * at each warm point before the first update, numbered 1..M; its noise in
+ * records of its own (steps H..2H-1), needed by a recovery; the updates
+ * numbered after the M warm points; a restart takes a warm billboard back. */
+static void test_warm_billboards(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = H, p.d = D, p.A = A, p.K_max = 20000, p.rho = 0.5, p.beta = 0.5;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    const long M = p.warm_points;
+    assert_true(M >= 2);
+    struct bb_rng r1, r2, data;
+    bb_rng_init_seeded(&r1, 21);
+    bb_rng_init_seeded(&r2, 22);
+    bb_rng_init_seeded(&data, 23);
+    struct bb_engine *a, *c;
+    assert_int_equal(bb_engine_new(&p, &r1, &a), BB_OK);
+    assert_int_equal(bb_engine_new(&p, &r2, &c), BB_OK);
+    const long n = (long)p.release_start + 50;
+    struct ep *eps = calloc((size_t)n, sizeof(*eps));
+    static struct test_records saved;
+    assert_non_null(eps);
+    long warm_seen = 0;
+    for (long k = 0; k < n; k++) {
+        if (bb_engine_update_due(a))
+            assert_int_equal(bb_engine_update(a), BB_OK);
+        random_episode(&data, &eps[k]);
+        struct bb_episode v = view(&eps[k]);
+        assert_int_equal(bb_engine_add(a, &v, NULL, 0, NULL, 0), BB_OK);
+        put_records(&saved, a);
+        const struct bb_billboard *b = bb_engine_billboard(a);
+        const long k1 = k + 1;
+        if (k1 == 250L << warm_seen && warm_seen < M) { /* a warm point */
+            warm_seen++;
+            assert_int_equal(b->version, (uint64_t)warm_seen);
+            assert_false(b->uniform);
+            assert_true(b->sample);
+            assert_int_equal(b->episode, (uint64_t)k1);
+            for (int h = 0; h < H; h++)
+                assert_true(b->sigma_y[h] > 0);
+            assert_true(b->privacy.rho_spent >= p.rho_warm);
+        }
+        if (k1 < 250)
+            assert_true(b->uniform && b->version == 0);
+    }
+    assert_int_equal(warm_seen, M);
+    assert_true(bb_engine_updates(a) >= 1);
+    const struct bb_billboard *last = bb_engine_billboard(a);
+    assert_int_equal(last->version, (uint64_t)(M + bb_engine_updates(a)));
+    /* The warm-up's records are needed, and only where it is in force. */
+    static struct test_records main_only;
+    size_t warm_records = 0;
+    for (size_t i = 0; i < saved.n; i++) {
+        if (saved.rec[i].step < H)
+            test_records_put(&main_only, &saved.rec[i], 1);
+        else
+            warm_records++;
+    }
+    assert_true(warm_records > 0);
+    struct eps_src src = {eps, n};
+    struct bb_engine *y;
+    assert_int_equal(bb_engine_new(&p, &r2, &y), BB_OK);
+    assert_int_equal(bb_engine_recover(y, eps_each, &src, main_only.rec, main_only.n), BB_EINVAL);
+    bb_engine_free(y);
+    struct bb_params q = p;
+    q.warm_share = 0;
+    assert_int_equal(bb_params_derive(&q, NULL, 0), BB_OK);
+    assert_int_equal(bb_engine_new(&q, &r2, &y), BB_OK);
+    assert_int_equal(bb_engine_recover(y, eps_each, &src, saved.rec, saved.n), BB_EINVAL);
+    bb_engine_free(y);
+    assert_int_equal(bb_engine_recover(c, eps_each, &src, saved.rec, saved.n), BB_OK);
+    long upd = bb_engine_updates(a);
+    assert_int_equal(bb_engine_restore_billboard(c, last, upd), BB_OK);
+    assert_int_equal(bb_engine_update(a), bb_engine_update(c)); /* the same next version */
+    assert_int_equal(bb_engine_billboard(a)->version, bb_engine_billboard(c)->version);
+    test_records_free(&saved);
+    test_records_free(&main_only);
+    free(eps);
+    bb_engine_free(a);
+    bb_engine_free(c);
+}
+
 static void test_version_zero(void **state)
 {
     (void)state;
@@ -794,6 +878,7 @@ int main(void)
         cmocka_unit_test(test_onehot_rows),
         cmocka_unit_test(test_split_update_while_ingesting),
         cmocka_unit_test(test_recovery_by_replay),
+        cmocka_unit_test(test_warm_billboards),
         cmocka_unit_test(test_stream_update),
         cmocka_unit_test(test_version_zero),
         cmocka_unit_test(test_indefinite),
