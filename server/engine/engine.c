@@ -530,11 +530,10 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
 }
 
 /* At a warm point before the first update (docs/PRIVACY.md §2.5): the
- * billboard of the immediate rewards centred at 1/2, w_h = Lambda~_w^-1
- * R~_w (a constant off every row's reward ranks the actions of rows that
- * sum to 1 as the rewards do), Lambda~_w the warm Gram prefix + its ridge
- * (doubled where indefinite, as refresh()), with the warm stream's sd for
- * the sample. A function of the warm releases only. */
+ * billboard of the immediate rewards, w_h = Lambda~_w^-1 R~_w + kappa 1,
+ * Lambda~_w the warm Gram prefix + its ridge (doubled
+ * where indefinite, as refresh()), with the warm stream's sd for the
+ * sample. A function of the warm releases only. */
 static int warm_billboard(struct bb_engine *e)
 {
     const struct bb_params *pw = &e->pw;
@@ -542,6 +541,7 @@ static int warm_billboard(struct bb_engine *e)
     const size_t dd = (size_t)d * d;
     const double ridge0 = pw->grid_gram > 0 ? ceil(pw->ridge / pw->grid_gram) * pw->grid_gram
                                             : pw->ridge;
+    const double kappa = bb_params_y_centre(pw);
     double *gram = malloc(sizeof(double) * H * dd), *chol = malloc(sizeof(double) * H * dd);
     double *wt = malloc(sizeof(double) * (size_t)H * d), *sd = malloc(sizeof(double) * H);
     int rc = gram && chol && wt && sd ? BB_OK : BB_ENOMEM;
@@ -563,6 +563,11 @@ static int warm_billboard(struct bb_engine *e)
             rc = bb_rstream_release(e->wrs, h, w, &sd[h]);
         if (rc == BB_OK)
             rc = bb_chol_solve(l, d, w);
+        /* + kappa 1: the centre back in the weights (phi^T 1 kappa is the
+         * centre of a row's target), not through Lambda~, whose noise at
+         * the warm points is large against its data */
+        for (int j = 0; rc == BB_OK && j < d; j++)
+            w[j] += kappa;
     }
     struct bb_billboard *b = &e->bb;
     if (rc == BB_OK) { /* indefinite after every doubling: the billboard before it stays */

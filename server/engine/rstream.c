@@ -20,7 +20,6 @@ struct bb_rstream {
     long *point;               /* owned, G: k_1 .. k_G */
     double *c;                 /* owned, G: the square-root coefficients (C = B) */
     double kappa;              /* the centre, bb_params_y_centre */
-    double offset;             /* bb_params_reward_offset */
     long done;                 /* grid points reached */
     struct bb_sampler *noise;  /* owned, H: step h's */
     double *x;                 /* owned, H * (G+1) * d: increments; slot G past k_G */
@@ -68,7 +67,6 @@ int bb_rstream_new(const struct bb_params *p, struct bb_rstream **out)
     s->H = p->H;
     s->d = p->d;
     s->kappa = BB_MUTANT(STREAM_UNCENTRED) ? 0.0 : bb_params_y_centre(p);
-    s->offset = bb_params_reward_offset(p);
     s->G = bb_release_grid(p->release_start, p->release_base, p->K_max, NULL, 0);
     int rc = BB_ENOMEM;
     if (s->G < 1) {
@@ -127,7 +125,7 @@ int bb_rstream_add(struct bb_rstream *s, const double *const *rows, const double
         double sum = 0;
         for (int j = 0; j < d; j++)
             sum += phi[j];
-        const double t = reward[h] - s->kappa * sum - s->offset;
+        const double t = reward[h] - s->kappa * sum;
         double *x = x_at(s, h, s->done); /* past k_G: the open slot G */
         for (int j = 0; j < d; j++)
             x[j] += bb_grid_snap(phi[j] * t, g);

@@ -28,8 +28,6 @@ static int simplex_bound(const struct bb_params *p)
 
 double bb_params_y_pair(const struct bb_params *p)
 {
-    if (p->warm_copy) /* rewards centred at 1/2: |phi (r - 1/2)| <= 1/2 for every row */
-        return 1.0;
     if (!simplex_bound(p))
         return 2.0;
     switch (p->y_sensitivity) {
@@ -43,15 +41,8 @@ double bb_params_y_pair(const struct bb_params *p)
     return 2.0;
 }
 
-double bb_params_reward_offset(const struct bb_params *p)
-{
-    return p->warm_copy ? 0.5 : 0.0;
-}
-
 double bb_params_y_centre(const struct bb_params *p)
 {
-    if (p->warm_copy)
-        return 0.0; /* centred at 1/2 instead: bb_params_reward_offset */
     return simplex_bound(p) && p->y_sensitivity == BB_YSENS_CENTRED ? BB_Y_CENTRE : 0.0;
 }
 

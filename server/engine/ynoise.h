@@ -36,11 +36,6 @@ double bb_params_y_pair(const struct bb_params *p);
  * the noise (server/engine/lsvi.c). */
 double bb_params_y_centre(const struct bb_params *p);
 
-/* The constant the reward stream takes off every reward before its term
- * phi (r - kappa 1^T phi - offset): 1/2 in the warm-up's params
- * (bb_params_warm, whose y_pair is then 1 for every row), else 0. */
-double bb_params_reward_offset(const struct bb_params *p);
-
 /* The plausible set's z and floor f were tuned against the noise of §2.1's
  * bound; with centred targets the drawn noise is 1/sqrt 2 of it, and the
  * billboard carries z u and f / u, u = sqrt 2 (1 elsewhere), so that the

@@ -1393,17 +1393,6 @@ static void test_warm(void **state)
     }
     assert_rel(cost, p.rho_warm, 1e-14);
     assert_rel(bb_params_rho_reward(&w), w.rho_y, 1e-14);
-    /* rewards centred at 1/2: sensitivity 1 for every row, ball rows too */
-    assert_rel(bb_params_reward_offset(&w), 0.5, 0);
-    assert_rel(bb_params_reward_offset(&p), 0, 0);
-    assert_rel(bb_params_y_centre(&w), 0, 0);
-    struct bb_params ball = p, wb;
-    ball.features = BB_FEATURES_BALL;
-    ball.release_start = 0;
-    assert_int_equal(bb_params_derive(&ball, NULL, 0), BB_OK);
-    assert_int_equal(bb_params_warm(&ball, &wb), BB_OK);
-    assert_rel(bb_params_y_pair(&ball), 2, 0);
-    assert_rel(bb_params_y_pair(&wb), 1, 0);
     /* spent with the first episode, before anything is published */
     assert_rel(bb_params_rho_warm_spent(&p, 0), 0, 0);
     assert_rel(bb_params_rho_warm_spent(&p, 1), p.rho_warm, 0);
