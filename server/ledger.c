@@ -189,14 +189,16 @@ double bb_ledger_spent(const struct bb_ledger *l, const struct bb_params *p, lon
                        long updates, double *gram, double *y)
 {
     double g, yy;
-    bb_params_rho_spent(p, episodes, updates, &g, &yy);
+    /* the total, the warm-up's rho_warm included (not in g or yy) */
+    const double total = bb_params_rho_spent(p, episodes, updates, &g, &yy) +
+                         l->rho_gram_restored + l->rho_y_restored;
     g += l->rho_gram_restored;
     yy += l->rho_y_restored;
     if (gram)
         *gram = g;
     if (y)
         *y = yy;
-    return g + yy;
+    return total;
 }
 
 long bb_ledger_released(const struct bb_params *p, long episodes)
