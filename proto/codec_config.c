@@ -91,6 +91,11 @@ static const struct codec_field fields[] = {
     F("rho_rewards", CODEC_REAL, rho_rewards, O),
     {"sigma_reward_drawn_step", CODEC_REALS, offsetof(struct bb_config_info, sigma_reward_drawn_step),
      offsetof(struct bb_config_info, H), CODEC_OPTIONAL, NULL, has_reward_steps},
+    F("warm_up", CODEC_REAL, warm_up, O),
+    F("rho_warm_up", CODEC_REAL, rho_warm_up, O),
+    F("warm_up_points", CODEC_LONG, warm_up_points, O),
+    F("sigma_warm_up_gram_drawn", CODEC_REAL, sigma_warm_up_gram_drawn, O),
+    F("sigma_warm_up_reward_drawn", CODEC_REAL, sigma_warm_up_reward_drawn, O),
     T("version", version),
     CODEC_END,
 };

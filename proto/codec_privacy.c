@@ -1,6 +1,6 @@
 /*
  * codec_privacy.c — GET /v1/privacy (billboard/privacy.h): the budget and
- * its two shares as field tables, in wire order.
+ * its shares as field tables, in wire order.
  */
 #include "billboard/privacy.h"
 
@@ -36,10 +36,22 @@ static int restored(const void *s)
     return ((const struct bb_privacy_budget *)s)->restores.count > 0;
 }
 
+static int warm_restored(const void *s)
+{
+    return ((const struct bb_privacy_restores *)s)->rho_warm > 0;
+}
+
+static int warm_up(const void *s)
+{
+    return ((const struct bb_privacy_budget *)s)->warm_up.rho > 0;
+}
+
 static const struct codec_field restores[] = {
     {"count", CODEC_LONG, offsetof(struct bb_privacy_restores, count), 0, 0, NULL, NULL},
     {"rho_gram", CODEC_REAL_INF, offsetof(struct bb_privacy_restores, rho_gram), 0, 0, NULL, NULL},
     {"rho_y", CODEC_REAL_INF, offsetof(struct bb_privacy_restores, rho_y), 0, 0, NULL, NULL},
+    {"rho_warm_up", CODEC_REAL, offsetof(struct bb_privacy_restores, rho_warm), 0, CODEC_OPTIONAL,
+     NULL, warm_restored},
     CODEC_END,
 };
 
@@ -57,6 +69,8 @@ static const struct codec_field budget[] = {
     B("rho_remaining", CODEC_REAL_INF, rho_remaining),
     {"gram", CODEC_OBJECT, offsetof(struct bb_privacy_budget, gram), 0, 0, share, NULL},
     {"y", CODEC_OBJECT, offsetof(struct bb_privacy_budget, y), 0, 0, share, NULL},
+    {"warm_up", CODEC_OBJECT, offsetof(struct bb_privacy_budget, warm_up), 0, CODEC_OPTIONAL, share,
+     warm_up},
     B("updates", CODEC_LONG, updates),
     B("max_updates", CODEC_LONG, max_updates),
     B("episodes", CODEC_LONG, episodes),

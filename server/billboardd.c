@@ -121,12 +121,13 @@ static int backup(const struct bb_options *o)
     if (o->restore && r.p.is_private)
         fprintf(stderr,
                 "billboardd: the restore charges %s: %ld lost timeline(s) past a release point"
-                " (rho %.6g for the Gram matrices) and %ld lost update(s) (rho %.6g for y);"
-                " GET /v1/privacy shows it. Billboard versions continue at %ld.\n",
+                " (rho %.6g for the Gram matrices, %.6g for the warm-up) and %ld lost"
+                " update(s) (rho %.6g for y); GET /v1/privacy shows it. Billboard versions"
+                " continue at %ld.\n",
                 r.charge.from_journal ? "what the release journal recorded"
                                       : "the worst case (no release journal knows the backup)",
-                r.charge.lost_timelines, r.charge.rho_gram, r.charge.lost_updates,
-                r.charge.rho_y, r.charge.first_version);
+                r.charge.lost_timelines, r.charge.rho_gram, r.charge.rho_warm,
+                r.charge.lost_updates, r.charge.rho_y, r.charge.first_version);
     return 0;
 }
 

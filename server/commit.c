@@ -87,6 +87,9 @@ static int write_unit(const struct bb_writer_ctx *x, struct unit *u)
         if (rc == BB_OK)
             rc = bb_db_idem_put(x->db, j->clinic, j->key, j->body_hash, 201, j->resp, j->resp_len,
                                 u->k);
+        if (rc == BB_OK && u->board) /* a warm billboard, after its records */
+            rc = bb_db_billboard_put(x->db, u->board->version, u->episode, u->board->etag,
+                                     u->board->body, u->board->len, NULL, 0);
     } else if (j->kind == BB_JOB_CLINIC_ADD && j->err == BB_OK) {
         j->created = (int64_t)time(NULL);
         rc = bb_db_clinic_insert(x->db, j->name, j->token_hash, j->created, &j->id);
@@ -134,6 +137,17 @@ static void log_publish(const struct bb_writer_ctx *x, const struct unit *u, lon
     bb_log_event(BB_LOG_INFO, "publish", f, sizeof(f) / sizeof(f[0]));
 }
 
+/* Serves u's committed board: now, and only now. */
+static void publish(const struct bb_writer_ctx *x, struct unit *u)
+{
+    long version = (long)u->board->version;
+    bb_stats_set_version(x->stats, version);
+    BB_FAULT_POINT("mid_billboard_publish");
+    bb_board_swap(x->board, u->board);
+    u->board = NULL;
+    log_publish(x, u, version);
+}
+
 /* After the commit: what becomes visible, then the answers. */
 static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok, int full)
 {
@@ -158,17 +172,13 @@ static void after_commit(const struct bb_writer_ctx *x, struct unit *u, int ok, 
         bb_stats_set_updates(x->stats, u->charged);
         log_update(x, u);
     } else if (u->kind == U_BILLBOARD) {
-        /* Committed: now, and only now, serve it. */
-        long version = (long)u->board->version;
-        bb_stats_set_version(x->stats, version);
-        BB_FAULT_POINT("mid_billboard_publish");
-        bb_board_swap(x->board, u->board);
-        u->board = NULL;
         bb_metrics_update_seconds(u->seconds);
-        log_publish(x, u, version);
+        publish(x, u);
     } else if (j->kind == BB_JOB_EPISODE && u->write) {
         bb_stats_set_episodes(x->stats, u->k);
         bb_metrics_episodes_add(1);
+        if (u->board)
+            publish(x, u);
     } else if (j->kind == BB_JOB_CLINIC_ADD && j->err == BB_OK) {
         if (bb_auth_add(x->auth, j->id, j->token_hash, 0) != BB_OK)
             writer_fatal(x, "clinic registry out of memory");
@@ -188,10 +198,12 @@ static int journal_due(struct committer *c, const struct unit *batch)
         if (u->kind == U_JOB && u->write && u->released > c->released) {
             c->released = u->released;
             due = 1;
-        } else if (u->kind == U_CHARGE && u->charged > c->charged) {
+        }
+        if (u->kind == U_CHARGE && u->charged > c->charged) {
             c->charged = u->charged;
             due = 1;
-        } else if (u->kind == U_BILLBOARD && (long)u->board->version > c->version) {
+        }
+        if (u->board && (long)u->board->version > c->version) {
             c->version = (long)u->board->version;
             due = 1;
         }
@@ -260,7 +272,8 @@ static void *commit_main(void *arg)
 int commit_start(struct committer *c, const struct bb_writer_ctx *x)
 {
     *c = (struct committer){.x = x,
-                            .released = bb_engine_released(x->engine),
+                            .released = bb_ledger_released(bb_engine_params(x->engine),
+                                                           bb_engine_episodes(x->engine)),
                             .charged = bb_engine_updates(x->engine),
                             .version = (long)bb_engine_billboard(x->engine)->version};
     pthread_mutex_init(&c->mu, NULL);

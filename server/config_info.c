@@ -85,6 +85,14 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
     out->rho_rewards = bb_params_rho_reward(p);
     for (int h = 0; h < p->H; h++)
         out->sigma_reward_drawn_step[h] = bb_params_sigma_reward_drawn(p, h);
+    struct bb_params w;
+    if (bb_params_warm(p, &w) == BB_OK) { /* docs/PRIVACY.md §2.5 */
+        out->warm_up = p->warm_share;
+        out->rho_warm_up = p->rho_warm;
+        out->warm_up_points = p->warm_points;
+        out->sigma_warm_up_gram_drawn = w.sigma_gram_eff;
+        out->sigma_warm_up_reward_drawn = bb_params_sigma_reward_drawn(&w, 0);
+    }
     return BB_OK;
 }
 

@@ -171,12 +171,13 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         goto out;
     }
     bb_engine_set_ledger(d->engine, d->ledger.restores,
-                         d->ledger.rho_gram_restored + d->ledger.rho_y_restored,
+                         bb_ledger_restored(&d->ledger),
                          d->ledger.version_offset);
     if ((rc = bb_recovery_run(d)) != BB_OK)
         goto out;
     if ((rc = bb_ledger_journal_open(&d->ledger, d->db, o->release_journal,
-                                     bb_engine_released(d->engine), bb_engine_updates(d->engine),
+                                     bb_ledger_released(&d->p, bb_engine_episodes(d->engine)),
+                                     bb_engine_updates(d->engine),
                                      (long)bb_engine_billboard(d->engine)->version, why,
                                      sizeof(why))) != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
@@ -215,7 +216,7 @@ int bb_daemon_rebuild(void *arg, struct bb_engine **engine)
     if (rc == BB_OK) {
         /* The restores' charges and the version offset, as at start. */
         bb_engine_set_ledger(d->engine, d->ledger.restores,
-                             d->ledger.rho_gram_restored + d->ledger.rho_y_restored,
+                             bb_ledger_restored(&d->ledger),
                              d->ledger.version_offset);
         if ((rc = bb_recovery_run(d)) != BB_OK)
             bb_engine_free(d->engine);

@@ -132,6 +132,19 @@ static int copy_records(struct unit *u, const struct bb_engine *e)
     return BB_OK;
 }
 
+/* The warm billboard the engine's last add published (docs/PRIVACY.md
+ * §2.5), into u: stored in the episode's transaction, served after it. */
+static int warm_board(struct unit *u, const struct bb_writer_ctx *x)
+{
+    const struct bb_billboard *bb = bb_engine_billboard(x->engine);
+    size_t len = 0;
+    char *body = bb_billboard_to_json(bb, &len);
+    int rc = body ? bb_board_new(body, len, bb, &u->board) : BB_ENOMEM;
+    free(body);
+    u->episode = bb->episode;
+    return rc;
+}
+
 /* Decides an episode and, if accepted, adds it to the engine and fills u.
  * Returns BB_OK when the job has its answer (success or a client error);
  * anything else is fatal. */
@@ -165,6 +178,7 @@ static int episode(struct ingest *in, struct bb_job *j, struct unit *u)
     }
     struct bb_episode view = bb_episode_buf_view(&j->ep);
     char field[96] = "", why[160] = "";
+    const uint64_t before = bb_engine_billboard(x->engine)->version;
     rc = bb_engine_add(x->engine, &view, field, sizeof(field), why, sizeof(why));
     if (rc == BB_EFULL) {
         writer_set_err(j, BB_EFULL, NULL,
@@ -177,8 +191,10 @@ static int episode(struct ingest *in, struct bb_job *j, struct unit *u)
     }
     /* From here the engine holds the episode: any failure is fatal. */
     u->k = bb_engine_episodes(x->engine);
-    u->released = bb_engine_released(x->engine);
+    u->released = bb_ledger_released(bb_engine_params(x->engine), u->k);
     if ((rc = copy_records(u, x->engine)) != BB_OK)
+        return rc;
+    if (bb_engine_billboard(x->engine)->version != before && (rc = warm_board(u, x)) != BB_OK)
         return rc;
     struct bb_receipt receipt = {(uint64_t)u->k, (uint64_t)version};
     if (!(j->resp = bb_receipt_to_json(&receipt, &j->resp_len)))

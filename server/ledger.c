@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,7 @@ int bb_ledger_load(struct bb_db *db, struct bb_ledger *l)
             l->restores++;
             l->rho_gram_restored += json_number_value(json_object_get(r, "rho_gram"));
             l->rho_y_restored += json_number_value(json_object_get(r, "rho_y"));
+            l->rho_warm_restored += json_number_value(json_object_get(r, "rho_warm"));
         }
     }
     json_decref(a);
@@ -186,19 +188,23 @@ void bb_ledger_close(struct bb_ledger *l)
 }
 
 double bb_ledger_spent(const struct bb_ledger *l, const struct bb_params *p, long episodes,
-                       long updates, double *gram, double *y)
+                       long updates, double *gram, double *y, double *warm)
 {
     double g, yy;
-    /* the total, the warm-up's rho_warm included (not in g or yy) */
     const double total = bb_params_rho_spent(p, episodes, updates, &g, &yy) +
-                         l->rho_gram_restored + l->rho_y_restored;
-    g += l->rho_gram_restored;
-    yy += l->rho_y_restored;
+                         bb_ledger_restored(l);
     if (gram)
-        *gram = g;
+        *gram = g + l->rho_gram_restored;
     if (y)
-        *y = yy;
+        *y = yy + l->rho_y_restored;
+    if (warm)
+        *warm = bb_params_rho_warm_spent(p, episodes) + l->rho_warm_restored;
     return total;
+}
+
+double bb_ledger_restored(const struct bb_ledger *l)
+{
+    return l->rho_gram_restored + l->rho_y_restored + l->rho_warm_restored;
 }
 
 long bb_ledger_released(const struct bb_params *p, long episodes)
@@ -217,19 +223,24 @@ long bb_ledger_released(const struct bb_params *p, long episodes)
         if (pts[i] <= episodes && pts[i] > best)
             best = pts[i];
     free(pts);
+    const long warm = bb_params_warm_reached(p, episodes);
+    if (warm > 0 && (long)ldexp(BB_WARM_START, (int)warm - 1) > best)
+        best = (long)ldexp(BB_WARM_START, (int)warm - 1);
     return best;
 }
 
-/* The backup's state: released episodes, updates charged, latest version. */
+/* The backup's state: released episodes, updates charged, warm billboards
+ * published, latest version. */
 struct state {
-    long released, updates, version;
+    long released, updates, warm, version;
+    long last_warm; /* the warm-up's last point, 0 without one */
 };
 
 /* What the journal at path says of the timelines the backup does not know.
  * *known: whether it holds a line of the backup's timeline at all. */
 static int read_journal(const char *path, const struct bb_ledger *l, const struct state *b,
-                        int *known, long *lost_timelines, long *lost_updates, long *max_version,
-                        long *max_timeline, char *why, size_t whylen)
+                        int *known, long *lost_timelines, long *lost_warm, long *lost_updates,
+                        long *max_version, long *max_timeline, char *why, size_t whylen)
 {
     FILE *f = fopen(path, "re");
     if (!f) {
@@ -291,8 +302,13 @@ static int read_journal(const char *path, const struct bb_ledger *l, const struc
          * whole, as if it had branched before any release. */
         long from_released = tls[i].t == l->timeline ? b->released : 0;
         long from_updates = tls[i].t == l->timeline ? b->updates : 0;
-        if (tls[i].released > from_released)
+        /* past a point of the main mechanisms the backup had not reached
+         * (they are all above the warm-up's) */
+        if (tls[i].released > from_released && tls[i].released > b->last_warm)
             (*lost_timelines)++;
+        /* it may have released a warm point the backup had not reached */
+        if (tls[i].released > from_released && from_released < b->last_warm)
+            (*lost_warm)++;
         if (tls[i].updates > from_updates)
             *lost_updates += tls[i].updates - from_updates;
     }
@@ -313,21 +329,31 @@ int bb_ledger_restore(struct bb_db *restored, const struct bb_params *p, const c
     int rc = bb_ledger_load(restored, &l);
     if (rc == BB_OK)
         rc = bb_db_summary(restored, &episodes, &version);
-    if (rc == BB_OK)
+    if (rc == BB_OK) /* none stored before the first update was charged */
         rc = bb_db_updates_charged_get(restored, &b.updates);
+    if (rc == BB_ENOTFOUND) {
+        b.updates = 0;
+        rc = BB_OK;
+    }
     if (rc != BB_OK) {
         snprintf(why, whylen, "the backup's ledger cannot be read: %s", bb_strerror(rc));
         return rc;
     }
     b.released = bb_ledger_released(p, (long)episodes);
     b.version = (long)version;
-    if (b.updates < b.version - l.version_offset)
-        b.updates = b.version - l.version_offset;
-    long lost_timelines = 0, lost_updates = 0, max_version = b.version, max_timeline = l.timeline;
+    /* the warm billboards go before any update (docs/PRIVACY.md §2.5) */
+    b.warm = bb_params_warm_reached(p, (long)episodes);
+    b.last_warm = p->warm_points > 0 ? (long)ldexp(BB_WARM_START, (int)p->warm_points - 1) : 0;
+    if (b.updates < b.version - l.version_offset - b.warm)
+        b.updates = b.version - l.version_offset - b.warm;
+    if (b.updates > 0)
+        b.warm = p->warm_points;
+    long lost_timelines = 0, lost_warm = 0, lost_updates = 0, max_version = b.version,
+         max_timeline = l.timeline;
     int known = 0;
     if (journal_path &&
-        (rc = read_journal(journal_path, &l, &b, &known, &lost_timelines, &lost_updates,
-                           &max_version, &max_timeline, why, whylen)) != BB_OK)
+        (rc = read_journal(journal_path, &l, &b, &known, &lost_timelines, &lost_warm,
+                           &lost_updates, &max_version, &max_timeline, why, whylen)) != BB_OK)
         return rc;
     out->from_journal = known;
     if (!known) {
@@ -335,12 +361,16 @@ int bb_ledger_restore(struct bb_db *restored, const struct bb_params *p, const c
          * left and made every update left. */
         lost_timelines = bb_ledger_released(p, p->K_max) > b.released;
         lost_updates = p->max_updates > b.updates ? p->max_updates - b.updates : 0;
-        max_version = p->max_updates + l.version_offset;
+        max_version = p->max_updates + p->warm_points + l.version_offset;
         if (max_version < b.version)
             max_version = b.version;
         lost_timelines = lost_timelines || lost_updates > 0 ? lost_timelines : 0;
+        lost_warm = lost_timelines && b.warm < p->warm_points;
     }
     if (p->is_private) {
+        /* a lost timeline that may have passed a warm point the backup had
+         * not reached: the warm-up's whole rho_warm (§2.5), as rho_gram */
+        out->rho_warm = (double)lost_warm * p->rho_warm;
         out->rho_gram = (double)lost_timelines * p->rho_gram;
         /* each lost timeline's reward stream, as its Gram releases (§2.4);
          * each lost update at the largest share, the first's (§2.3): a
@@ -353,20 +383,21 @@ int bb_ledger_restore(struct bb_db *restored, const struct bb_params *p, const c
     }
     out->lost_timelines = lost_timelines;
     out->lost_updates = lost_updates;
-    long offset = max_version - b.updates;
+    long offset = max_version - b.updates - b.warm;
     if (offset < l.version_offset)
         offset = l.version_offset;
-    out->first_version = b.updates + 1 + offset;
+    out->first_version = b.updates + b.warm + 1 + offset;
 
     rc = BB_ENOMEM;
     if (restores_get(restored, &a) != BB_OK)
         goto out;
-    rec = json_pack("{s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:I, s:I}", "time",
+    rec = json_pack("{s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:I, s:I}", "time",
                     (json_int_t)time(NULL), "from_journal", known, "backup_episodes",
                     (json_int_t)episodes, "backup_updates", (json_int_t)b.updates,
                     "backup_version", (json_int_t)b.version, "lost_timelines",
                     (json_int_t)lost_timelines, "lost_updates", (json_int_t)lost_updates,
-                    "rho_gram", out->rho_gram, "rho_y", out->rho_y, "timeline",
+                    "rho_gram", out->rho_gram, "rho_y", out->rho_y, "rho_warm", out->rho_warm,
+                    "timeline",
                     (json_int_t)(max_timeline + 1), "first_version",
                     (json_int_t)out->first_version);
     if (!rec || json_array_append_new(a, rec) != 0)

@@ -31,10 +31,12 @@
 struct bb_ledger {
     char deployment[33];       /* hex id made when the database was created */
     long timeline;             /* 0 at creation; each restore starts a new one */
-    long version_offset;       /* a billboard's version = updates charged + this */
+    long version_offset;       /* a billboard's version = updates charged + the warm
+                                  billboards (docs/PRIVACY.md §2.5) + this */
     long restores;             /* restores made, in this database's history */
     double rho_gram_restored;  /* charged by those restores */
     double rho_y_restored;
+    double rho_warm_restored;  /* the warm-up's (docs/PRIVACY.md §2.5) */
     int journal_required;      /* the database was served with a journal */
     int journal_fd;            /* -1: no journal */
 };
@@ -67,6 +69,7 @@ struct bb_restore_charge {
     long lost_timelines;     /* that passed a release point after the backup */
     long lost_updates;       /* updates after the backup, all lost timelines */
     double rho_gram, rho_y;  /* charged */
+    double rho_warm;         /* charged for the warm-up (docs/PRIVACY.md §2.5) */
     long first_version;      /* the first version the restored timeline may publish */
 };
 
@@ -80,12 +83,16 @@ int bb_ledger_restore(struct bb_db *restored, const struct bb_params *p, const c
 
 /* The zCDP spent after episodes and updates (bb_params_rho_spent) plus
  * what l's restores charged: the one sum /v1/privacy and /metrics report.
- * gram and y (may be NULL) get the two shares. */
+ * gram, y and warm (may be NULL) get the three shares. */
 double bb_ledger_spent(const struct bb_ledger *l, const struct bb_params *p, long episodes,
-                       long updates, double *gram, double *y);
+                       long updates, double *gram, double *y, double *warm);
 
-/* The largest release point <= episodes (0 if none): what the mechanism
- * has released after that many episodes. */
+/* What l's restores charged in all. */
+double bb_ledger_restored(const struct bb_ledger *l);
+
+/* The largest release point <= episodes (0 if none), the warm-up's points
+ * (docs/PRIVACY.md §2.5) among them: what the mechanisms have released
+ * after that many episodes. */
 long bb_ledger_released(const struct bb_params *p, long episodes);
 
 #endif

@@ -223,6 +223,8 @@ char *bb_metrics_render(const char *const *route_names, const char *const *route
     gauge(&b, "billboard_rho", "Total zCDP budget.", g->rho);
     gauge(&b, "billboard_rho_spent_gram", "zCDP spent by the Gram mechanism.", g->rho_gram_spent);
     gauge(&b, "billboard_rho_spent_y", "zCDP spent on y.", g->rho_y_spent);
+    gauge(&b, "billboard_rho_spent_warm_up", "zCDP spent by the warm-up (0 without one).",
+          g->rho_warm_spent);
     gauge(&b, "billboard_ready", "1 if the database answers.", g->ready);
     double expiry = atomic_load(&tls_expiry);
     if (expiry > 0)

@@ -19,7 +19,7 @@ struct bb_metrics_gauges {
     long episodes, max_episodes;
     long updates, max_updates;
     long version;
-    double rho, rho_gram_spent, rho_y_spent;
+    double rho, rho_gram_spent, rho_y_spent, rho_warm_spent;
     int ready;
 };
 

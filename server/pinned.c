@@ -114,6 +114,25 @@ static int collect(const struct bb_params *p, struct fields *fs)
         if (rc == BB_OK)
             rc = add(fs, "sigma_reward_drawn_step", h, bb_params_sigma_reward_drawn(p, h));
     }
+    /* The warm-up's, where it is in force (docs/PRIVACY.md §2.5). */
+    struct bb_params w;
+    if (rc == BB_OK && bb_params_warm(p, &w) == BB_OK) {
+        const struct {
+            const char *name;
+            double v;
+        } warm[] = {
+            {"warm_points", (double)p->warm_points},
+            {"rho_warm", p->rho_warm},
+            {"warm_rho_gram", w.rho_gram},
+            {"warm_sigma_gram_eff", w.sigma_gram_eff},
+            {"warm_grid_gram", w.grid_gram},
+            {"warm_ridge", w.ridge},
+            {"warm_sigma_reward_drawn", bb_params_sigma_reward_drawn(&w, 0)},
+            {"warm_grid_reward", bb_params_grid_reward(&w, 0)},
+        };
+        for (size_t i = 0; rc == BB_OK && i < sizeof(warm) / sizeof(warm[0]); i++)
+            rc = add(fs, warm[i].name, -1, warm[i].v);
+    }
     if (rc != BB_OK || !p->is_private)
         return rc;
     if (!is_tree(p)) {

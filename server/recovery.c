@@ -99,8 +99,11 @@ int bb_recovery_run(struct bbd *d)
     if ((rc = bb_billboard_from_json(body, len, &b, NULL, 0)) != BB_OK)
         goto out;
     /* An update charged but never stored (killed between begin and commit)
-     * still counts against N_max (writer.h). */
-    long updates = (long)b.version - d->ledger.version_offset, charged = 0;
+     * still counts against N_max (writer.h). The warm billboards
+     * (docs/PRIVACY.md §2.5) go before the updates. */
+    long updates = (long)b.version - d->ledger.version_offset -
+                   bb_params_warm_reached(&d->p, bb_engine_episodes(d->engine)),
+         charged = 0;
     if (updates < 0)
         updates = 0;
     if (bb_db_updates_charged_get(d->db, &charged) == BB_OK && charged > updates)

@@ -421,15 +421,15 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
 {
     struct bb_counts s = bb_stats_get(&d->stats);
     const struct bb_params *p = &d->p;
-    double sg, sy;
-    const double spent = bb_ledger_spent(&d->ledger, p, s.episodes, s.updates, &sg, &sy);
+    double sg, sy, sw;
+    const double spent = bb_ledger_spent(&d->ledger, p, s.episodes, s.updates, &sg, &sy, &sw);
     struct bb_privacy_budget pb = {
         .is_private = p->is_private,
         .rho = p->rho,
         .epsilon = p->epsilon,
         .delta = p->delta,
         .rho_spent = spent,
-        .rho_remaining = p->rho - sg - sy,
+        .rho_remaining = p->rho - spent,
         .gram = {p->rho_gram, sg, p->rho_gram - sg},
         .y = {p->rho_y, sy, p->rho_y - sy},
         .updates = s.updates,
@@ -437,8 +437,21 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
         .episodes = s.episodes,
         .max_episodes = p->K_max,
         .billboard_version = s.version,
-        .restores = {d->ledger.restores, d->ledger.rho_gram_restored, d->ledger.rho_y_restored},
+        .restores = {d->ledger.restores, d->ledger.rho_gram_restored, d->ledger.rho_y_restored,
+                     d->ledger.rho_warm_restored},
     };
+    struct bb_params w;
+    if (bb_params_warm(p, &w) == BB_OK) { /* docs/PRIVACY.md §2.5 */
+        pb.warm_up.rho = p->rho_warm;
+        pb.warm_up.spent = sw;
+        pb.warm_up.remaining = p->rho_warm - sw;
+        snprintf(pb.warm_up.mechanism, sizeof(pb.warm_up.mechanism), "%s",
+                 bb_mechanism_name(w.mechanism));
+        pb.warm_up.sigma = w.sigma_gram_eff;
+        pb.warm_up.releases = w.releases;
+        snprintf(pb.warm_up.detail, sizeof(pb.warm_up.detail), "g=2 k0=%g, rewards by stream",
+                 w.release_start);
+    }
     /* Name each mechanism and its parameters (docs/PRIVACY.md). */
     snprintf(pb.gram.mechanism, sizeof(pb.gram.mechanism), "%s",
              bb_mechanism_name(p->mechanism));
@@ -596,8 +609,8 @@ static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
     const char *names[BB_METRICS_ROUTES], *methods[BB_METRICS_ROUTES];
     struct bb_counts s = bb_stats_get(&d->stats);
     bb_routes_labels(names, methods);
-    double sg, sy;
-    bb_ledger_spent(&d->ledger, &d->p, s.episodes, s.updates, &sg, &sy);
+    double sg, sy, sw;
+    bb_ledger_spent(&d->ledger, &d->p, s.episodes, s.updates, &sg, &sy, &sw);
     struct bb_metrics_gauges g = {
         .episodes = s.episodes,
         .max_episodes = d->p.K_max,
@@ -607,6 +620,7 @@ static enum MHD_Result metrics_get(struct bbd *d, struct bb_req *r)
         .rho = d->p.rho,
         .rho_gram_spent = sg,
         .rho_y_spent = sy,
+        .rho_warm_spent = sw,
         .ready = ready(d),
     };
     size_t len = 0;

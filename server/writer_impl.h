@@ -54,13 +54,15 @@ struct unit {
     struct bb_job *job;         /* U_JOB: completed after the commit */
     int write;                  /* U_JOB episode: accepted, rows to write */
     long k;                     /* episode number */
-    long released;              /* U_JOB episode: the engine's released prefix after it */
+    long released;              /* U_JOB episode: bb_ledger_released after it */
     struct bb_mech_record *rec; /* owned: the noise records the add drew */
     size_t nrec;
     unsigned char *recmem;  /* owned: their bytes */
     long charged;           /* U_CHARGE */
-    struct bb_board *board; /* U_BILLBOARD: owned reference */
-    uint64_t episode;       /* U_BILLBOARD */
+    struct bb_board *board; /* U_BILLBOARD, or the warm billboard of a U_JOB episode
+                               that reached a warm point (docs/PRIVACY.md §2.5),
+                               stored with it: owned reference */
+    uint64_t episode;       /* of board */
     double *y_noisy;        /* U_BILLBOARD: owned, ny */
     size_t ny;              /* U_BILLBOARD: H*d */
     double seconds;         /* U_BILLBOARD: update duration so far */

@@ -67,6 +67,13 @@ struct bb_config_info {
                                        * older daemons and when non-private) */
     double rho_rewards;                /* its part of rho_y (0 without it) */
     double *sigma_reward_drawn_step;   /* owned, H entries: its noise (0 without it) */
+    double warm_up;                    /* phi, the warm-up's share of rho in force
+                                          (docs/PRIVACY.md §2.5; 0: none, and from
+                                          older daemons) */
+    double rho_warm_up;                /* phi rho, or 0 */
+    long warm_up_points;               /* M: its release points 250 2^j < k0 */
+    double sigma_warm_up_gram_drawn;   /* its Gram noise per entry, as drawn */
+    double sigma_warm_up_reward_drawn; /* its reward stream's, every step */
     char version[BB_CONFIG_NAME_MAX]; /* the daemon's build ("" from older daemons) */
 };
 

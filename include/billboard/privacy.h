@@ -6,11 +6,14 @@
  *    "gram": {"rho", "spent", "remaining"[, "mechanism", "sigma",
  *             "releases", "parameters"]},
  *    "y": {the same},
+ *    ["warm_up": {the same},]
  *    "updates", "max_updates", "episodes", "max_episodes", "billboard_version"
- *    [, "restores": {"count", "rho_gram", "rho_y"}]}
+ *    [, "restores": {"count", "rho_gram", "rho_y"[, "rho_warm_up"]}]}
  *
  * in this order, with infinite values (non-private runs) as null. A share
  * names its mechanism only when the daemon sets one (older daemons do not).
+ * "warm_up" is there when a warm-up is in force (docs/PRIVACY.md §2.5),
+ * "rho_warm_up" when a restore charged it.
  */
 #ifndef BILLBOARD_PRIVACY_H
 #define BILLBOARD_PRIVACY_H
@@ -34,6 +37,7 @@ struct bb_privacy_share {
 struct bb_privacy_restores {
     long count;
     double rho_gram, rho_y; /* included in gram.spent, y.spent and rho_spent */
+    double rho_warm;        /* in warm_up.spent and rho_spent; 0 = not sent */
 };
 
 /* What GET /v1/privacy reports; infinite values are INFINITY. */
@@ -41,6 +45,7 @@ struct bb_privacy_budget {
     int is_private;
     double rho, epsilon, delta, rho_spent, rho_remaining;
     struct bb_privacy_share gram, y;
+    struct bb_privacy_share warm_up; /* rho 0: no warm-up, not sent */
     long updates, max_updates;   /* charged so far, N_max */
     long episodes, max_episodes; /* stored so far, K_max */
     long billboard_version;      /* of the billboard served */

@@ -496,13 +496,12 @@ int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
 int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b, long updates)
 {
     const struct bb_params *p = &e->p;
-    /* Warm billboards (docs/PRIVACY.md §2.5) take the versions 1..M before
-     * the updates': all M once an update was made (warm_billboard numbers
-     * every warm point reached), version - offset before. */
-    const long warm = updates > 0 ? p->warm_points : (long)b->version - e->version_offset;
+    /* Warm billboards (docs/PRIVACY.md §2.5) take the versions before the
+     * updates': one per warm point reached (warm_billboard), all M once an
+     * update was made (the first update comes after the last warm point). */
+    const long warm = updates > 0 ? p->warm_points : bb_params_warm_reached(p, e->store.n);
     if (b->H != p->H || b->d != p->d || b->A != p->A ||
-        updates + e->version_offset + p->warm_points < (long)b->version ||
-        updates > p->max_updates || warm < 0 || warm > p->warm_points)
+        updates + e->version_offset + warm < (long)b->version || updates > p->max_updates)
         return BB_EINVAL;
     struct bb_billboard copy;
     int rc = bb_billboard_copy(&copy, b);

@@ -89,14 +89,18 @@ int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
 /* Makes a stored billboard current (recovery): its Gram matrices become
  * the schedule's reference. updates is the number of updates charged
  * against N_max, at least b->version: an update begun but never published
- * (a crash between begin and the billboard's commit) still counts.
- * BB_EINVAL if updates < b->version or updates > N_max, or sizes differ. */
+ * (a crash between begin and the billboard's commit) still counts. A warm
+ * billboard (docs/PRIVACY.md §2.5) is current with updates = 0; the warm
+ * points the stored episodes reached count as published.
+ * BB_EINVAL if b->version > updates + the warm billboards + the version
+ * offset, or updates > N_max, or sizes differ. */
 int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *b, long updates)
     BB_WARN_UNUSED;
 
 /* What restores from a backup charged (server/ledger.h), added to every
  * privacy summary's rho_spent from now on, and the offset of billboard
- * versions: the next billboard is numbered updates + version_offset, so a
+ * versions: the next billboard is numbered updates + the warm billboards +
+ * version_offset + 1, so a
  * restored timeline never reuses a number the lost one served. Call before
  * bb_engine_restore_billboard. */
 void bb_engine_set_ledger(struct bb_engine *e, long restores, double rho_restored,

@@ -509,6 +509,14 @@ int bb_params_warm(const struct bb_params *p, struct bb_params *w)
     return BB_OK;
 }
 
+long bb_params_warm_reached(const struct bb_params *p, long episodes)
+{
+    long n = 0;
+    for (double k = BB_WARM_START; n < p->warm_points && k <= (double)episodes; k *= 2)
+        n++;
+    return n;
+}
+
 double bb_params_rho_warm_spent(const struct bb_params *p, long episodes)
 {
     return p->is_private && episodes > 0 ? p->rho_warm : 0.0;

@@ -105,6 +105,10 @@ double bb_params_rho_reward_spent(const struct bb_params *p, long episodes);
  * warm-up (p->warm_points == 0). */
 int bb_params_warm(const struct bb_params *p, struct bb_params *w) BB_WARN_UNUSED;
 
+/* The warm points <= episodes: the warm billboards published by then
+ * (every warm point reached is numbered, before any update). */
+long bb_params_warm_reached(const struct bb_params *p, long episodes);
+
 /* zCDP spent by the warm-up: rho_warm from the first episode on (its
  * releases come before anything else is published: early, never late). */
 double bb_params_rho_warm_spent(const struct bb_params *p, long episodes);
