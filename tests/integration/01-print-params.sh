@@ -36,12 +36,15 @@ check '{"releases": 23, "sens_factor": 2.060891049, "sigma_gram": 4.539703789, "
 # sigma_1 the first update's sd, sigma_y(k0) / sqrt(min(2, G/2)) with the
 # first update's share a = 2 (docs/PRIVACY.md §1.2, §2.3; counted
 # independently in Python as tests/unit/test_params.c's a = 1 values were).
-# rho from epsilon by CKS (the default), by Bun–Steinke where asked.
-check '{"release_start": 861, "releases": 12, "max_updates": 12, "sigma_y": 30.42309362, "gram_share": 0.2, "first_share": 2}' \
+# rho from epsilon by CKS (the default), by Bun–Steinke where asked. The
+# warm-up (docs/PRIVACY.md §2.5) takes phi = 0.15 of rho first: at the same
+# grid size G every sigma_y is the one computed without it (30.42309362,
+# 32.6231853, 271.9697743) / sqrt(0.85), and k0 (861, 923, 7693) with it.
+check '{"release_start": 934, "releases": 12, "max_updates": 12, "sigma_y": 32.99847813, "gram_share": 0.2, "first_share": 2, "warm_up_points": 2}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10
-check '{"release_start": 923, "releases": 12, "max_updates": 12, "sigma_y": 32.6231853, "gram_share": 0.2}' \
+check '{"release_start": 1001, "releases": 12, "max_updates": 12, "sigma_y": 35.38481262, "gram_share": 0.2, "warm_up_points": 3}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --conversion bun-steinke
-check '{"release_start": 7693, "releases": 7, "sigma_y": 271.9697743}' \
+check '{"release_start": 8344, "releases": 7, "sigma_y": 294.9926383, "warm_up_points": 6}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 1 --release-start auto --gram-share 0.5 \
     --conversion bun-steinke
 check '{"release_start": 1, "releases": 100000}' \
@@ -156,10 +159,11 @@ for key in ("sigma_y_drawn", "sigma_y_drawn_step", "sigma_gram_drawn", "max_upda
 PY
 # The auto release start asks k0 / d >= 3 sigma_y of onehot rows, 5 of
 # the others (docs/PRIVACY.md §1.2; the Python count of test_params):
-# RiverSwim's S = 6 shape at epsilon 10.
-check '{"release_start": 7122, "releases": 7}' \
+# RiverSwim's S = 6 shape at epsilon 10; with the warm-up's phi = 0.15 of
+# rho, k0 (7122, 4568 without it) / sqrt(0.85) at the same G.
+check '{"release_start": 7725, "releases": 7}' \
     --horizon 20 --dim 12 --actions 2 --max-episodes 100000 --epsilon 10 --features simplex
-check '{"release_start": 4568, "releases": 8}' \
+check '{"release_start": 4955, "releases": 8}' \
     --horizon 20 --dim 12 --actions 2 --max-episodes 100000 --epsilon 10 --features onehot
 [ "$("$B" --print-params --horizon 5 --dim 8 --actions 5 --max-episodes 1000 --rho inf \
     --features simplex | python3 -c 'import json,sys; print(json.load(sys.stdin)["next_value_bound"])')" = False ] ||
@@ -201,8 +205,9 @@ check '{"rho": 1.0, "epsilon": 7.077196696, "epsilon_cks": 7.077196696, "epsilon
     { echo "the default conversion is not cks" >&2; exit 1; }
 # y's sensitivity with simplex rows: (1 + cap) with the centred targets, the
 # default, sqrt 2 (1 + cap) with the nonnegative bound, not 2 (1 + cap)
-# (docs/PRIVACY.md §2.1, §2.2; the known values from tests/unit/test_params.c).
-check '{"sigma_y": 15.21154681, "max_updates": 12, "y_centre": 0.2928932188}' \
+# (docs/PRIVACY.md §2.1, §2.2; the known values from tests/unit/test_params.c,
+# 15.21154681 without the warm-up, / sqrt(0.85) with its phi = 0.15 of rho).
+check '{"sigma_y": 16.49923907, "max_updates": 12, "y_centre": 0.2928932188}' \
     --horizon 5 --dim 8 --actions 5 --max-episodes 100000 --epsilon 10 --features simplex --release-start 1000
 # The bound reported is the one in force (for the stored keys' other
 # bounds, test_options).
@@ -220,7 +225,7 @@ check '{"max_updates": 10}' \
 import json, sys
 d = json.load(sys.stdin)
 assert d["indefinite"] == "double" and d["shift_scale"] == 0.25, d
-assert abs(d["sigma_y"] - 30.42309362) < 1e-6 and d["release_start"] == 861, d
+assert abs(d["sigma_y"] - 32.99847813) < 1e-6 and d["release_start"] == 934, d
 '
 
 

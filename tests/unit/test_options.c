@@ -740,6 +740,7 @@ static void test_config_pin(void **state)
     g.H = 5, g.d = 8, g.A = 5, g.K_max = 100000, g.epsilon = 10;
     g.release_base = 1.5; /* as the known values were computed */
     g.first_share = 1;    /* as the known values were computed */
+    g.warm_share = 0;     /* as the known values were computed */
     d = g;
     assert_int_equal(bb_params_derive(&d, why, sizeof(why)), BB_OK);
     bb_config_pin(&g, &d);
