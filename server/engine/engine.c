@@ -262,6 +262,11 @@ int bb_engine_reward(const struct bb_engine *e, int h, double *out, double *sd)
     return e->rs ? bb_rstream_release(e->rs, h, out, sd) : BB_ENOTFOUND;
 }
 
+int bb_engine_warm_reward(const struct bb_engine *e, int h, double *out, double *sd)
+{
+    return e->wrs ? bb_rstream_release(e->wrs, h, out, sd) : BB_ENOTFOUND;
+}
+
 const char *bb_engine_mechanism(const struct bb_engine *e)
 {
     return bb_mech_name(e->mech);

@@ -455,8 +455,20 @@ static void test_warm_billboards(void **state)
             assert_false(b->uniform);
             assert_true(b->sample);
             assert_int_equal(b->episode, (uint64_t)k1);
-            for (int h = 0; h < H; h++)
-                assert_true(b->sigma_y[h] > 0);
+            /* w_h = Lambda~_W^-1 R~_W + kappa 1: Lambda~_W (w_h - kappa 1) = R~_W */
+            const double kappa = bb_params_y_centre(&p);
+            for (int h = 0; h < H; h++) {
+                double r[D], sd, lhs;
+                assert_int_equal(bb_engine_warm_reward(a, h, r, &sd), BB_OK);
+                assert_rel(b->sigma_y[h], sd, 0);
+                assert_true(sd > 0);
+                for (int i = 0; i < D; i++) {
+                    lhs = 0;
+                    for (int j = 0; j < D; j++)
+                        lhs += b->gram[((size_t)h * D + i) * D + j] * (b->w[h * D + j] - kappa);
+                    assert_true(fabs(lhs - r[i]) <= 1e-9 * (1 + fabs(r[i])));
+                }
+            }
             assert_true(b->privacy.rho_spent >= p.rho_warm);
         }
         if (k1 < 250)

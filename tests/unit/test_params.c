@@ -1393,6 +1393,12 @@ static void test_warm(void **state)
     }
     assert_rel(cost, p.rho_warm, 1e-14);
     assert_rel(bb_params_rho_reward(&w), w.rho_y, 1e-14);
+    /* one warm billboard per warm point reached */
+    assert_int_equal(bb_params_warm_reached(&p, 249), 0);
+    assert_int_equal(bb_params_warm_reached(&p, 250), 1);
+    assert_int_equal(bb_params_warm_reached(&p, 499), 1);
+    assert_int_equal(bb_params_warm_reached(&p, 500), 2);
+    assert_int_equal(bb_params_warm_reached(&p, p.K_max), M);
     /* spent with the first episode, before anything is published */
     assert_rel(bb_params_rho_warm_spent(&p, 0), 0, 0);
     assert_rel(bb_params_rho_warm_spent(&p, 1), p.rho_warm, 0);
