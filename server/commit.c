@@ -113,8 +113,7 @@ static void log_update(const struct bb_writer_ctx *x, const struct unit *u)
         {"update", NULL, (double)u->charged},
         {"max_updates", NULL, (double)p->max_updates},
         {"episodes", NULL, (double)now.episodes},
-        {"rho_spent", NULL,
-         bb_params_rho_spent(p, now.episodes, u->charged, NULL, NULL)},
+        {"rho_spent", NULL, bb_params_rho_spent(p, now.episodes, u->charged, NULL, NULL)},
         {"rho", NULL, p->rho},
     };
     bb_log_event(BB_LOG_INFO, "update", f, sizeof(f) / sizeof(f[0]));
@@ -130,8 +129,7 @@ static void log_publish(const struct bb_writer_ctx *x, const struct unit *u, lon
         {"episodes", NULL, (double)u->episode},
         {"duration_s", NULL, u->seconds},
         {"updates", NULL, (double)now.updates},
-        {"rho_spent", NULL,
-         bb_params_rho_spent(p, now.episodes, now.updates, NULL, NULL)},
+        {"rho_spent", NULL, bb_params_rho_spent(p, now.episodes, now.updates, NULL, NULL)},
         {"rho", NULL, p->rho},
     };
     bb_log_event(BB_LOG_INFO, "publish", f, sizeof(f) / sizeof(f[0]));
@@ -271,11 +269,11 @@ static void *commit_main(void *arg)
 
 int commit_start(struct committer *c, const struct bb_writer_ctx *x)
 {
-    *c = (struct committer){.x = x,
-                            .released = bb_ledger_released(bb_engine_params(x->engine),
-                                                           bb_engine_episodes(x->engine)),
-                            .charged = bb_engine_updates(x->engine),
-                            .version = (long)bb_engine_billboard(x->engine)->version};
+    *c = (struct committer){
+        .x = x,
+        .released = bb_ledger_released(bb_engine_params(x->engine), bb_engine_episodes(x->engine)),
+        .charged = bb_engine_updates(x->engine),
+        .version = (long)bb_engine_billboard(x->engine)->version};
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
     if (pthread_create(&c->thread, NULL, commit_main, c) != 0) {

@@ -170,16 +170,14 @@ int bb_daemon_open(struct bbd *d, const struct bb_options *o)
         fprintf(stderr, "billboardd: %s: the ledger's rows: %s\n", o->db, bb_strerror(rc));
         goto out;
     }
-    bb_engine_set_ledger(d->engine, d->ledger.restores,
-                         bb_ledger_restored(&d->ledger),
+    bb_engine_set_ledger(d->engine, d->ledger.restores, bb_ledger_restored(&d->ledger),
                          d->ledger.version_offset);
     if ((rc = bb_recovery_run(d)) != BB_OK)
         goto out;
-    if ((rc = bb_ledger_journal_open(&d->ledger, d->db, o->release_journal,
-                                     bb_ledger_released(&d->p, bb_engine_episodes(d->engine)),
-                                     bb_engine_updates(d->engine),
-                                     (long)bb_engine_billboard(d->engine)->version, why,
-                                     sizeof(why))) != BB_OK) {
+    if ((rc = bb_ledger_journal_open(
+             &d->ledger, d->db, o->release_journal,
+             bb_ledger_released(&d->p, bb_engine_episodes(d->engine)), bb_engine_updates(d->engine),
+             (long)bb_engine_billboard(d->engine)->version, why, sizeof(why))) != BB_OK) {
         fprintf(stderr, "billboardd: %s\n", why);
         goto out;
     }
@@ -215,8 +213,7 @@ int bb_daemon_rebuild(void *arg, struct bb_engine **engine)
     int rc = bb_engine_new(&d->p, &d->rng, &d->engine);
     if (rc == BB_OK) {
         /* The restores' charges and the version offset, as at start. */
-        bb_engine_set_ledger(d->engine, d->ledger.restores,
-                             bb_ledger_restored(&d->ledger),
+        bb_engine_set_ledger(d->engine, d->ledger.restores, bb_ledger_restored(&d->ledger),
                              d->ledger.version_offset);
         if ((rc = bb_recovery_run(d)) != BB_OK)
             bb_engine_free(d->engine);

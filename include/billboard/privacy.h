@@ -46,9 +46,9 @@ struct bb_privacy_budget {
     double rho, epsilon, delta, rho_spent, rho_remaining;
     struct bb_privacy_share gram, y;
     struct bb_privacy_share warm_up; /* rho 0: no warm-up, not sent */
-    long updates, max_updates;   /* charged so far, N_max */
-    long episodes, max_episodes; /* stored so far, K_max */
-    long billboard_version;      /* of the billboard served */
+    long updates, max_updates;       /* charged so far, N_max */
+    long episodes, max_episodes;     /* stored so far, K_max */
+    long billboard_version;          /* of the billboard served */
     struct bb_privacy_restores restores;
 };
 

@@ -104,8 +104,8 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
 /* What restores from a backup charged (server/ledger.h), added to every
  * privacy summary's rho_spent from now on, and the offset of billboard
  * versions: the next billboard is numbered updates + the warm billboards +
- * version_offset + 1, so a
- * restored timeline never reuses a number the lost one served. Call before
+ * version_offset + 1, so a restored timeline never reuses a number the
+ * lost one served. Call before
  * bb_engine_restore_billboard. */
 void bb_engine_set_ledger(struct bb_engine *e, long restores, double rho_restored,
                           long version_offset);

@@ -85,7 +85,7 @@ assert t["episodes"] == "30" and t["max-episodes"] == str(p["max_episodes"]), t
 assert t["updates"] == str(p["updates"]) and t["max-updates"] == str(p["max_updates"]), t
 assert t["build"].startswith("billboardd "), t["build"]
 rects = [a for tag, a in d.attrs if tag == "rect" and "data-part" in a]
-assert [r["data-part"] for r in rects] == ["gram", "y", "left"], rects
+assert [r["data-part"] for r in rects] == ["warm-up", "gram", "y", "left"], rects
 assert sum(float(r["width"]) for r in rects) > 590, rects  # the whole budget drawn
 circles = [a for tag, a in d.attrs if tag == "circle"]
 assert len(circles) == len(h), (len(circles), len(h))
