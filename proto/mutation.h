@@ -24,6 +24,7 @@
 #define BB_MUT_DISCOUNT_AFTER_CLIP 10 /* the next values' noise discount taken after their clip */
 #define BB_MUT_SHARE_ALL_FIRST 11 /* every update drawn at the first update's share of rho_y */
 #define BB_MUT_STREAM_UNCENTRED 12 /* the reward stream's terms not centred */
+#define BB_MUT_WARM_FULL_RHO 13 /* the warm-up's noise calibrated at all of rho, not rho_warm */
 
 #ifndef BB_MUTATION
 #define BB_MUTATION BB_MUT_NONE

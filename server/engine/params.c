@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mech_impl.h"
+#include "mutation.h"
 #include "noise.h"
 
 /* The defaults of the tuned levers (post-processing or a split of the same
@@ -497,10 +498,12 @@ int bb_params_warm(const struct bb_params *p, struct bb_params *w)
     w->release_base = 2.0;
     w->K_max = (long)ldexp(BB_WARM_START, (int)p->warm_points - 1);
     w->releases = p->warm_points;
-    w->rho = p->rho_warm;
+    /* the audit's mutation: the warm-up's noise calibrated at all of rho */
+    const double rho_w = BB_MUTANT(WARM_FULL_RHO) ? p->rho : p->rho_warm;
+    w->rho = rho_w;
     w->rho_warm = 0;
-    w->rho_gram = p->gram_share * p->rho_warm;
-    w->rho_y = (1.0 - p->gram_share) * p->rho_warm;
+    w->rho_gram = p->gram_share * rho_w;
+    w->rho_y = (1.0 - p->gram_share) * rho_w;
     w->max_updates = 0;
     derive_gram(w, mech_ops_for(BB_MECH_GRID_SQRT));
     derive_shift(w);

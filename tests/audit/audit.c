@@ -11,11 +11,13 @@
  * observer sees: every released Lambda~_h, every billboard's y~_h =
  * Lambda~_h w_h, and (for the Gram cases) the Lambda~_h a second engine
  * recovers from the stored episodes and noise records, as a restarted
- * daemon would. A linear discriminant learned on N training trials of each
- * side scores the observation; a threshold test chosen on those scores is
- * evaluated on N held-out trials of each side, and Clopper–Pearson bounds
- * (97.5 % each, so 95 % jointly) give a lower bound on epsilon at the
- * configured delta. The case passes when that bound is at most the epsilon
+ * daemon would. A warm-up case records instead what the warm-up publishes
+ * before k0, and nothing else: each warm billboard's Lambda~_1 and the
+ * released reward vector it holds. A linear discriminant learned on N
+ * training trials of each side scores the observation; a threshold test
+ * chosen on those scores is evaluated on N held-out trials of each side,
+ * and Clopper–Pearson bounds (97.5 % each, so 95 % jointly) give a lower
+ * bound on epsilon at the configured delta. The case passes when that bound is at most the epsilon
  * the configuration claims for the releases the pair touches.
  *
  * A probe case's first episode lies outside the declared feature set; the
@@ -52,11 +54,13 @@
 #define AUDIT_DELTA 1e-2
 #define AUDIT_ALPHA 0.025
 
-enum claim { CLAIM_GRAM, CLAIM_Y, CLAIM_TOTAL };
+enum claim { CLAIM_GRAM, CLAIM_Y, CLAIM_TOTAL, CLAIM_WARM };
 /* KIND_Y: with the reward stream in force (the default), H = 1 puts all of
  * y in the stream (docs/PRIVACY.md §2.4); KIND_Y_UPDATES: the rewards in
- * every update instead, as databases created before the stream have it. */
-enum kind { KIND_GRAM, KIND_Y, KIND_Y_UPDATES, KIND_VCLIP };
+ * every update instead, as databases created before the stream have it;
+ * KIND_WARM: the warm-up's billboards before k0 (its own Gram mechanism and
+ * reward stream at rho_warm), and nothing else. */
+enum kind { KIND_GRAM, KIND_Y, KIND_Y_UPDATES, KIND_VCLIP, KIND_WARM };
 
 struct side {
     double row[MAX_H][D]; /* every action's row at step h */
@@ -130,6 +134,13 @@ static const struct audit_case cases[] = {
     {"y discounted next value (ball)", KIND_VCLIP, BB_MECH_GRID_SQRT,
      BB_FEATURES_BALL, BB_YSENS_TRIANGLE, CLAIM_TOTAL, 0,
      {{{E1, E1}, {0, 1}}, {{E1, SMALL2}, {0, 0}}}},
+    /* The warm-up (H = 1, k0 = WARM_K0: warm billboards at 250 and 500,
+     * a trial their 500 episodes): the pair e1 against e2, both with
+     * reward 1, moves the warm Gram release by its bound (sqrt 2) and the
+     * warm reward stream by its pair (1: (1 - kappa)(e1 - e2)), so all of
+     * rho_warm; the claim is rho_warm alone. */
+    {"warm-up grid-sqrt (simplex)", KIND_WARM, BB_MECH_GRID_SQRT, BB_FEATURES_SIMPLEX,
+     BB_YSENS_CENTRED, CLAIM_WARM, 0, {{{E1}, {1}}, {{E2}, {1}}}},
     GRAM(BB_MECH_TREE, BB_FEATURES_BALL, "tree", "ball"),
     GRAM(BB_MECH_TREE, BB_FEATURES_SIMPLEX, "tree", "simplex"),
     GRAM(BB_MECH_TREE, BB_FEATURES_ONEHOT, "tree", "onehot"),
@@ -144,6 +155,9 @@ static const struct audit_case cases[] = {
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
+/* The warm cases' k0: the warm points BB_WARM_START 2^j below it, 250 and 500. */
+#define WARM_K0 1000
+
 /* The configuration of a case, derived; rho chosen so that the releases the
  * pair touches claim AUDIT_EPSILON. */
 static int configure(const struct audit_case *c, struct bb_params *p, int *K)
@@ -153,7 +167,7 @@ static int configure(const struct audit_case *c, struct bb_params *p, int *K)
     p->d = D;
     p->A = c->kind == KIND_VCLIP ? 1 : 2;
     *K = c->kind == KIND_GRAM ? 8 : 16;
-    p->K_max = *K;
+    p->K_max = c->kind == KIND_WARM ? WARM_K0 : *K;
     p->delta = AUDIT_DELTA;
     /* Where the pair moves both releases, most of the budget on y: a y
      * release that leaks twice its share then shows in the total. */
@@ -161,7 +175,7 @@ static int configure(const struct audit_case *c, struct bb_params *p, int *K)
     p->mechanism = c->mechanism;
     p->features = c->features;
     p->y_sensitivity = c->ysens;
-    p->release_start = 2;
+    p->release_start = c->kind == KIND_WARM ? WARM_K0 : 2;
     p->release_base = 1.5;
     if (c->kind != KIND_GRAM)
         p->update_rule = BB_UPDATE_RELEASE;
@@ -172,11 +186,23 @@ static int configure(const struct audit_case *c, struct bb_params *p, int *K)
         p->shift_scale = 0.05;  /* a small ridge: large weights, large values */
     }
     double rho_c = bb_conversion_rho(p->conversion, AUDIT_EPSILON, AUDIT_DELTA);
-    p->rho = c->claim == CLAIM_TOTAL ? rho_c : rho_c / 0.5;
+    p->rho = c->claim == CLAIM_TOTAL  ? rho_c
+             : c->claim == CLAIM_WARM ? rho_c / p->warm_share
+                                      : rho_c / 0.5;
     char why[256];
     if (bb_params_derive(p, why, sizeof(why)) != BB_OK) {
         fprintf(stderr, "bb-audit: %s: %s\n", c->name, why);
         return -1;
+    }
+    if (c->kind == KIND_WARM) {
+        /* the trial stops at the warm-up's last point: no main release
+         * happens before k0 */
+        struct bb_params w;
+        if (p->warm_points < 1 || bb_params_warm(p, &w) != BB_OK) {
+            fprintf(stderr, "bb-audit: %s: no warm-up in force\n", c->name);
+            return -1;
+        }
+        *K = (int)w.K_max;
     }
     return 0;
 }
@@ -188,6 +214,8 @@ static double claimed_rho(const struct audit_case *c, const struct bb_params *p)
         return p->rho * p->gram_share;
     case CLAIM_Y:
         return p->rho * (1 - p->gram_share);
+    case CLAIM_WARM:
+        return p->rho_warm;
     case CLAIM_TOTAL:
         break;
     }
@@ -315,6 +343,26 @@ static double vclip_score(const struct audit_case *c, const struct bb_billboard 
     return (y[0] - 0.5 * (t[0] + t[1])) * (t[1] - t[0]);
 }
 
+/* A warm billboard (KIND_WARM, H = 1): its Lambda~_1's upper triangle and
+ * the released reward vector R~ = Lambda~_1 (w_1 - kappa 1), kappa the
+ * centre it adds back (bb_params_y_centre): WARM_OBS entries. */
+#define WARM_OBS (D * (D + 1) / 2 + D)
+static void observe_warm(const struct bb_billboard *b, double kappa, double *obs, int *m)
+{
+    double w[D], y[D];
+    for (int i = 0; i < D; i++)
+        for (int j = i; j < D; j++)
+            obs[(*m)++] = b->gram[i * D + j];
+    for (int j = 0; j < D; j++)
+        w[j] = b->w[j] - kappa;
+    for (int i = 0; i < D; i++) {
+        y[i] = 0;
+        for (int j = 0; j < D; j++)
+            y[i] += b->gram[i * D + j] * w[j];
+        obs[(*m)++] = y[i];
+    }
+}
+
 enum { TRIAL_OK = 0, TRIAL_REFUSED = 1, TRIAL_ERROR = -1 };
 
 /* One trial of side `side` with the engine's noise keyed from seed;
@@ -327,6 +375,7 @@ static int run_trial(const struct audit_case *c, const struct bb_params *p, int 
     struct recstore rs = {.n = 0};
     int rc = TRIAL_ERROR;
     long released = 0;
+    uint64_t version = 0;
     *m = 0;
     bb_rng_init_seeded(&rng, seed);
     bb_rng_init_seeded(&rng2, seed ^ 0x5bd1e995u);
@@ -341,6 +390,16 @@ static int run_trial(const struct audit_case *c, const struct bb_params *p, int 
         if (arc != BB_OK) {
             rc = k == 0 && arc == BB_EINVAL ? TRIAL_REFUSED : TRIAL_ERROR;
             goto out;
+        }
+        if (c->kind == KIND_WARM) { /* what the warm-up publishes, and only that */
+            const struct bb_billboard *bb = bb_engine_billboard(e);
+            if (bb->version != version) {
+                version = bb->version;
+                if (*m + WARM_OBS > cap)
+                    goto out;
+                observe_warm(bb, bb_params_y_centre(p), obs, m);
+            }
+            continue;
         }
         const struct bb_mech_record *recs;
         size_t nrec = bb_engine_records(e, &recs);
@@ -371,6 +430,9 @@ static int run_trial(const struct audit_case *c, const struct bb_params *p, int 
         obs[0] = score;
         *m = 1;
     }
+    /* every warm point published a billboard, and nothing else was */
+    if (c->kind == KIND_WARM && (*m != WARM_OBS * p->warm_points || bb_engine_released(e) != 0))
+        goto out;
     if (c->kind == KIND_GRAM) {
         /* A restart: the released prefix must come back as it was. */
         struct source src = {c, p, side, K};
