@@ -144,16 +144,22 @@ def one_run(binary, m, rng):
                                   "Content-Type": "application/json"})
                 if st != 201:
                     raise RuntimeError("episode %d: %d %s" % (i, st, body))
+            # The update's billboard: version 1 after the warm-up's, if one
+            # is in force (docs/PRIVACY.md §2.5; it holds the canaries before
+            # its point only).
+            want, st = None, 0
             for _ in range(600):
-                st, body = d.req("GET", "/v1/billboard/1")
-                if st == 200:
+                st, pbody = d.req("GET", "/v1/privacy")
+                privacy = json.loads(pbody)
+                warm = privacy.get("warm_up", {}).get("releases", 0)
+                if privacy["updates"] >= 1 and privacy["billboard_version"] >= 1 + warm:
+                    want = 1 + warm
+                    st, body = d.req("GET", "/v1/billboard/%d" % want)
                     break
                 time.sleep(0.05)
             if st != 200:
-                raise RuntimeError("no billboard 1")
+                raise RuntimeError("no update's billboard (version %s)" % want)
             b = json.loads(body)
-            st, pbody = d.req("GET", "/v1/privacy")
-            privacy = json.loads(pbody)
         finally:
             d.stop()
     step = b["steps"][0]
