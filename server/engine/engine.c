@@ -521,11 +521,15 @@ int bb_engine_restore_billboard(struct bb_engine *e, const struct bb_billboard *
                    (copy.version == 0 || b->uniform);
     explore_fields(p, &copy);
     const size_t dd = (size_t)p->d * p->d;
-    /* A warm billboard is no update: the schedule keeps version 0's reference. */
-    for (int h = 0; updates > 0 && h < p->H; h++)
+    /* An update's billboard is the schedule's reference; a warm billboard
+     * (computed before k0, below any update's episode) is no update, even
+     * where an update was charged after it and lost to a crash: the
+     * schedule keeps version 0's reference then. */
+    const int reference = updates > 0 && (double)copy.episode >= p->release_start;
+    for (int h = 0; reference && h < p->H; h++)
         e->sched.logdet_last[h] = bb_chol_logdet(copy.chol + h * dd, p->d);
     e->sched.updates = updates;
-    if (updates > 0)
+    if (reference)
         e->sched.last_episodes = (long)copy.episode;
     e->warm_published = warm;
     bb_billboard_release(&e->bb);

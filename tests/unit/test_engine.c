@@ -438,6 +438,7 @@ static void test_warm_billboards(void **state)
     const long n = (long)p.release_start + 50;
     struct ep *eps = calloc((size_t)n, sizeof(*eps));
     static struct test_records saved;
+    struct bb_billboard last_warm = {0};
     assert_non_null(eps);
     long warm_seen = 0;
     for (long k = 0; k < n; k++) {
@@ -470,6 +471,8 @@ static void test_warm_billboards(void **state)
                 }
             }
             assert_true(b->privacy.rho_spent >= p.rho_warm);
+            if (warm_seen == M)
+                assert_int_equal(bb_billboard_copy(&last_warm, b), BB_OK);
         }
         if (k1 < 250)
             assert_true(b->uniform && b->version == 0);
@@ -504,6 +507,20 @@ static void test_warm_billboards(void **state)
     assert_int_equal(bb_engine_restore_billboard(c, last, upd), BB_OK);
     assert_int_equal(bb_engine_update(a), bb_engine_update(c)); /* the same next version */
     assert_int_equal(bb_engine_billboard(a)->version, bb_engine_billboard(c)->version);
+    /* The first update charged and lost to a crash: the last warm billboard
+     * is served, the next update is numbered after the lost one. */
+    assert_int_equal(bb_engine_new(&p, &r2, &y), BB_OK);
+    assert_int_equal(bb_engine_recover(y, eps_each, &src, saved.rec, saved.n), BB_OK);
+    assert_int_equal(bb_engine_restore_billboard(y, &last_warm, p.max_updates + 1), BB_EINVAL);
+    assert_int_equal(bb_engine_restore_billboard(y, &last_warm, 1), BB_OK);
+    assert_int_equal(bb_engine_billboard(y)->version, (uint64_t)M);
+    assert_false(bb_engine_billboard(y)->uniform);
+    /* the schedule's reference is version 0's, not the warm billboard's */
+    assert_true(bb_engine_update_due(y));
+    assert_int_equal(bb_engine_update(y), BB_OK);
+    assert_int_equal(bb_engine_billboard(y)->version, (uint64_t)(M + 2));
+    bb_engine_free(y);
+    bb_billboard_release(&last_warm);
     test_records_free(&saved);
     test_records_free(&main_only);
     free(eps);
