@@ -13,8 +13,13 @@
 #     warm-up's rho, and only it, for the lost timeline that passed 500 but
 #     no point of the main mechanisms (journal), and
 #     numbers the restored timeline's warm billboard above the lost one's;
-#     without a journal the worst case charges it too.
+#     without a journal the worst case charges it too;
+#   - killed at the warm point (the fault build, proto/fault.h): before the
+#     commit that holds episode 250 and its billboard, neither is stored
+#     and a retry publishes it; between that commit and serving it, the
+#     restart serves it, as stored.
 . "$(dirname "$0")/lib.sh"
+FAULT_BB=${FAULT_BB:-build-fault/billboardd}
 H=2 A=2 D=2
 CONF=(--horizon 2 --dim 2 --actions 2 --max-episodes 5000 --rho 1 --release-start 1000
     --features ball)
@@ -132,5 +137,37 @@ import json, sys
 now, b = (json.load(open(f)) for f in sys.argv[1:3])
 assert abs(now["restores"]["rho_warm_up"] - b["warm_up"]["rho"]) < 1e-12, now
 PY
+stop_daemon
+
+# Killed at the warm point. Episodes go one at a time, so each is a commit
+# of its own: the enrolment is commit 1, episode k commit k + 1.
+[ -x "$FAULT_BB" ] || fail "no $FAULT_BB (make FAULTS=1 build-fault/billboardd; make test builds it)"
+killed_at() { # POINT AFTER: a fresh database, episodes 1..250 on the fault build
+    DB="$TMP/$1.db"
+    BB=$FAULT_BB BILLBOARD_FAULT=$1 BILLBOARD_FAULT_AFTER=$2 start_daemon "${CONF[@]}"
+    tok=$(enrol "St. Fault")
+    post_range "$tok" 1 249
+    curl -s -o /dev/null -X POST "$URL/v1/episodes" -H "Authorization: Bearer $tok" \
+        -H "Idempotency-Key: w-250" -H 'Content-Type: application/json' \
+        --data-binary "@$TMP/ep/250.json" || true
+    for _ in $(seq 1 100); do kill -0 "$DAEMON_PID" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$DAEMON_PID" 2>/dev/null && fail "$1: the daemon was not killed at the point"
+    wait "$DAEMON_PID" || true
+    DAEMON_PID=
+    start_daemon
+}
+killed_at before_commit 251
+[ "$(sql 'SELECT count(*) FROM episodes')" = 249 ] || fail "before_commit: episodes $(sql 'SELECT count(*) FROM episodes')"
+[ "$(sql 'SELECT max(version) FROM billboards')" = 0 ] || fail "before_commit: a billboard without its episode"
+[ "$(version)" = 0 ] || fail "before_commit: served $(cat "$TMP/body")"
+post_range "$tok" 250 250 # the retry: the episode and its billboard, now
+[ "$(version)" = 1 ] || fail "before_commit: the retry published $(cat "$TMP/body")"
+stop_daemon
+killed_at mid_billboard_publish 1
+[ "$(sql 'SELECT version, episode FROM billboards WHERE version = 1')" = "1|250" ] ||
+    fail "mid_billboard_publish: stored $(sql 'SELECT version, episode FROM billboards')"
+[ "$(version)" = 1 ] || fail "mid_billboard_publish: served $(cat "$TMP/body")"
+[ "$(sql 'SELECT body FROM billboards WHERE version = 1')" = "$(cat "$TMP/body")" ] ||
+    fail "mid_billboard_publish: served bytes differ from the stored ones"
 stop_daemon
 echo ok
