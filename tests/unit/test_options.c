@@ -448,7 +448,7 @@ static void stored_number_key(const struct bb_params *p, const char *key, size_t
 #define AT(q) (*(const double *)((const char *)(q) + off))
     assert_rel(AT(p), fresh, 0);
     char *js = bb_config_dump(p);
-    snprintf(want, sizeof(want), "\"%s\":\"%g\"", key, fresh);
+    snprintf(want, sizeof(want), "\"%s\":\"%.17g\"", key, fresh);
     assert_non_null(strstr(js, want));
     assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
     assert_rel(AT(&back), fresh, 0);
@@ -569,6 +569,9 @@ static void test_stored_config_keys(void **state)
      * configuration stores 2, one from before it loads as 1, every update
      * the same share. */
     stored_number_key(&p, "first-share", offsetof(struct bb_params, first_share), 2.0, 1.0);
+    /* The warm-up's share (docs/PRIVACY.md §2.5): likewise; a new
+     * configuration stores 0.15, one from before it loads as 0, no warm-up. */
+    stored_number_key(&p, "warm-up", offsetof(struct bb_params, warm_share), 0.15, 0.0);
     /* The keys that were flags until the learner's levers were measured
      * (docs/DAEMON.md "Stored keys"): a database stores them all, a command
      * line or configuration file sets none, the simulator sets every one. */
