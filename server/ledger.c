@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <math.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,10 +222,8 @@ long bb_ledger_released(const struct bb_params *p, long episodes)
         if (pts[i] <= episodes && pts[i] > best)
             best = pts[i];
     free(pts);
-    const long warm = bb_params_warm_reached(p, episodes);
-    if (warm > 0 && (long)ldexp(BB_WARM_START, (int)warm - 1) > best)
-        best = (long)ldexp(BB_WARM_START, (int)warm - 1);
-    return best;
+    const long warm = bb_params_warm_point(bb_params_warm_reached(p, episodes));
+    return warm > best ? warm : best;
 }
 
 /* The backup's state: released episodes, updates charged, warm billboards
@@ -343,7 +340,7 @@ int bb_ledger_restore(struct bb_db *restored, const struct bb_params *p, const c
     b.version = (long)version;
     /* the warm billboards go before any update (docs/PRIVACY.md §2.5) */
     b.warm = bb_params_warm_reached(p, (long)episodes);
-    b.last_warm = p->warm_points > 0 ? (long)ldexp(BB_WARM_START, (int)p->warm_points - 1) : 0;
+    b.last_warm = bb_params_warm_point(p->warm_points);
     if (b.updates < b.version - l.version_offset - b.warm)
         b.updates = b.version - l.version_offset - b.warm;
     if (b.updates > 0)

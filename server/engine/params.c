@@ -496,7 +496,7 @@ int bb_params_warm(const struct bb_params *p, struct bb_params *w)
     w->mechanism = BB_MECH_GRID_SQRT;
     w->release_start = BB_WARM_START;
     w->release_base = 2.0;
-    w->K_max = (long)ldexp(BB_WARM_START, (int)p->warm_points - 1);
+    w->K_max = bb_params_warm_point(p->warm_points);
     w->releases = p->warm_points;
     /* the audit's mutation: the warm-up's noise calibrated at all of rho */
     const double rho_w = BB_MUTANT(WARM_FULL_RHO) ? p->rho : p->rho_warm;
@@ -510,6 +510,11 @@ int bb_params_warm(const struct bb_params *p, struct bb_params *w)
     w->sigma_y = 0;
     w->sigma_y_eff = 0;
     return BB_OK;
+}
+
+long bb_params_warm_point(long n)
+{
+    return n > 0 ? (long)ldexp(BB_WARM_START, (int)n - 1) : 0;
 }
 
 long bb_params_warm_reached(const struct bb_params *p, long episodes)

@@ -109,6 +109,11 @@ int bb_params_warm(const struct bb_params *p, struct bb_params *w) BB_WARN_UNUSE
  * (every warm point reached is numbered, before any update). */
 long bb_params_warm_reached(const struct bb_params *p, long episodes);
 
+/* The n-th warm point, BB_WARM_START 2^(n-1), for n >= 1; 0 for n = 0. With
+ * n = bb_params_warm_reached(p, k): the latest warm point <= k; with
+ * n = p->warm_points: the last. */
+long bb_params_warm_point(long n);
+
 /* zCDP spent by the warm-up: rho_warm from the first episode on (its
  * releases come before anything else is published: early, never late). */
 double bb_params_rho_warm_spent(const struct bb_params *p, long episodes);

@@ -1399,6 +1399,10 @@ static void test_warm(void **state)
     assert_int_equal(bb_params_warm_reached(&p, 499), 1);
     assert_int_equal(bb_params_warm_reached(&p, 500), 2);
     assert_int_equal(bb_params_warm_reached(&p, p.K_max), M);
+    assert_int_equal(bb_params_warm_point(0), 0);
+    assert_int_equal(bb_params_warm_point(1), 250);
+    assert_int_equal(bb_params_warm_point(3), 1000);
+    assert_int_equal(bb_params_warm_point(M), w.K_max);
     /* spent with the first episode, before anything is published */
     assert_rel(bb_params_rho_warm_spent(&p, 0), 0, 0);
     assert_rel(bb_params_rho_warm_spent(&p, 1), p.rho_warm, 0);
