@@ -85,6 +85,7 @@ static const struct opt opts[] = {
     {"rewards", K_ENUM, OFF(rewards), 0, 0, bb_rewards_names, 1},
     {"explore", K_ENUM, OFF(explore), 0, 0, bb_explore_names, 1},
     {"warm-up", K_DOUBLE, OFF(warm_share), 0, 0, NULL, 1},
+    {"final-prior", K_ENUM, OFF(final_prior), 0, 0, bb_final_prior_names, 1},
 };
 #undef OFF
 
@@ -237,6 +238,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->rewards = BB_REWARDS_UPDATE;
     p->explore = BB_EXPLORE_SET;
     p->warm_share = 0;
+    p->final_prior = BB_FINAL_PRIOR_KEPT;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;

@@ -56,6 +56,7 @@ struct bb_update {
     struct bb_engine *e;
     long n;
     long number; /* 1-based: the schedule's count once this update began */
+    int final;   /* no update can follow it (bb_schedule_final) */
     double *gram, *chol, *logdet, *w, *y_noisy, *sigma_y, *ridge_step;
     double *reward, *reward_sd; /* the stream's releases and their sds, or NULL */
     int ran;
@@ -672,6 +673,7 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
         return rc;
     }
     u->number = e->sched.updates;
+    u->final = bb_schedule_final(&e->sched, u->n);
     u->e = e;
     e->busy = 1;
     *out = u;
@@ -697,6 +699,7 @@ int bb_engine_update_run(struct bb_update *u)
         .reward = u->reward,
         .reward_sd = u->reward_sd,
         .update = u->number,
+        .final = u->final,
     };
     int rc = bb_lsvi_run(&job, &e->ws);
     if (rc == BB_OK)

@@ -27,6 +27,8 @@ const char *const bb_rewards_names[] = {[BB_REWARDS_UPDATE] = "update",
                                         [BB_REWARDS_STREAM] = "stream", NULL};
 const char *const bb_explore_names[] = {[BB_EXPLORE_SET] = "set",
                                         [BB_EXPLORE_SAMPLE] = "sample", NULL};
+const char *const bb_final_prior_names[] = {[BB_FINAL_PRIOR_KEPT] = "kept",
+                                            [BB_FINAL_PRIOR_NONE] = "none", NULL};
 const char *const bb_y_sensitivity_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
                                               [BB_YSENS_NONNEGATIVE] = "nonnegative",
                                               [BB_YSENS_CENTRED] = "centred",
@@ -62,3 +64,4 @@ NAME_OF(bb_indefinite_name, enum bb_indefinite, bb_indefinite_names)
 NAME_OF(bb_arithmetic_name, enum bb_arithmetic, bb_arithmetic_names)
 NAME_OF(bb_rewards_name, enum bb_rewards, bb_rewards_names)
 NAME_OF(bb_explore_name, enum bb_explore, bb_explore_names)
+NAME_OF(bb_final_prior_name, enum bb_final_prior, bb_final_prior_names)

@@ -164,6 +164,17 @@ enum bb_rewards { BB_REWARDS_UPDATE = 0, BB_REWARDS_STREAM = 1 };
  *   BB_EXPLORE_SAMPLE  the default: the best action under a sample of the
  *                      y noise the billboard carries (bb_billboard_sample) */
 enum bb_explore { BB_EXPLORE_SET = 0, BB_EXPLORE_SAMPLE = 1 };
+
+/* The prior of the next values at the final update, the one after which
+ * the schedule can make no other (bb_schedule_final; stored key
+ * `final-prior`, never a flag; post-processing, docs/PRIVACY.md §3.2):
+ *   BB_FINAL_PRIOR_KEPT  as databases created before it have it: the
+ *                        final update's next values are shrunk towards the
+ *                        prior like every other update's
+ *   BB_FINAL_PRIOR_NONE  the default: towards 0; the prior makes thinly
+ *                        visited cells worth a visit, which no later update
+ *                        can put to use */
+enum bb_final_prior { BB_FINAL_PRIOR_KEPT = 0, BB_FINAL_PRIOR_NONE = 1 };
 #define BB_RIDGE_DOUBLINGS 64
 
 /* The names of each enum's values, indexed by value, NULL after the last:
@@ -171,7 +182,7 @@ enum bb_explore { BB_EXPLORE_SET = 0, BB_EXPLORE_SAMPLE = 1 };
  * "horizon", "remaining"; "uniform", "greedy"; "ball", "simplex",
  * "onehot", "auto"; "bun-steinke", "cks"; "triangle", "nonnegative",
  * "centred"; "refuse", "double"; "float", "exact"; "update", "stream";
- * "set", "sample".
+ * "set", "sample"; "kept", "none".
  * Static. */
 extern const char *const bb_calibration_names[];
 extern const char *const bb_update_rule_names[];
@@ -185,6 +196,7 @@ extern const char *const bb_indefinite_names[];
 extern const char *const bb_arithmetic_names[];
 extern const char *const bb_rewards_names[];
 extern const char *const bb_explore_names[];
+extern const char *const bb_final_prior_names[];
 
 /* names[v], or NULL if v is not a value of the table's enum. */
 const char *bb_enum_name(const char *const *names, int v);
@@ -202,6 +214,7 @@ const char *bb_indefinite_name(enum bb_indefinite i);
 const char *bb_arithmetic_name(enum bb_arithmetic s);
 const char *bb_rewards_name(enum bb_rewards r);
 const char *bb_explore_name(enum bb_explore e);
+const char *bb_final_prior_name(enum bb_final_prior f);
 
 /* A mechanism's name ("tree", "grid", "grid-sqrt", "auto",
  * "tree-honaker"), from its entry in mech.c's table; NULL if unknown. */

@@ -215,7 +215,8 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
      * with a prior, its regression shrunk towards the prior (ws->w_next,
      * written at the end of step h+1). Step 0's target is the largest, so
      * a prior anywhere is one there. */
-    const int prior = job->ridge > 0 && bb_params_prior_target(p, 0) != 0;
+    const int prior = job->ridge > 0 && bb_params_prior_target(p, 0) != 0 &&
+                      !(job->final && p->final_prior == BB_FINAL_PRIOR_NONE);
     const int bound = bb_params_next_bound(p);
     double b_next = INFINITY; /* B_{h+1}: none for the last step */
     const double centre = bb_params_y_centre(p);

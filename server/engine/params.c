@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mech_impl.h"
@@ -65,6 +66,7 @@ void bb_params_defaults(struct bb_params *p)
     p->rewards = BB_REWARDS_STREAM;
     p->explore = BB_EXPLORE_SAMPLE;
     p->warm_share = WARM_SHARE_DEFAULT;
+    p->final_prior = BB_FINAL_PRIOR_NONE;
 }
 
 /* Onehot rows start earlier: their Gram noise is diagonal, so a weight's
@@ -195,6 +197,7 @@ static void paper_levers(struct bb_params *p)
     p->rewards = BB_REWARDS_UPDATE;
     p->explore = BB_EXPLORE_SET;
     p->warm_share = 0;
+    p->final_prior = BB_FINAL_PRIOR_KEPT;
     p->conversion = BB_CONV_BUN_STEINKE;
     p->indefinite = BB_INDEF_REFUSE;
 }
@@ -222,6 +225,8 @@ static const char *check_levers(struct bb_params *p)
         return "unknown release of the rewards";
     if (!bb_explore_name(p->explore))
         return "unknown exploration rule";
+    if (!bb_final_prior_name(p->final_prior))
+        return "unknown prior for the final update";
     if (!bb_indefinite_name(p->indefinite))
         return "unknown rule for an indefinite Lambda~";
     if (!bb_bound_name(p->shift_bound))
@@ -510,6 +515,19 @@ int bb_params_warm(const struct bb_params *p, struct bb_params *w)
     w->sigma_y = 0;
     w->sigma_y_eff = 0;
     return BB_OK;
+}
+
+long bb_params_last_release(const struct bb_params *p)
+{
+    if (!p->is_private || bb_mechanism_is_tree(p->mechanism) || p->releases < 1)
+        return p->K_max;
+    long *k = malloc(sizeof(long) * (size_t)p->releases);
+    if (!k) /* the latest a grid point can be */
+        return p->K_max;
+    long G = bb_release_grid(p->release_start, p->release_base, p->K_max, k, p->releases);
+    long last = G > 0 ? k[(G < p->releases ? G : p->releases) - 1] : p->K_max;
+    free(k);
+    return last;
 }
 
 long bb_params_warm_point(long n)

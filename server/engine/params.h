@@ -109,6 +109,12 @@ int bb_params_warm(const struct bb_params *p, struct bb_params *w) BB_WARN_UNUSE
  * (every warm point reached is numbered, before any update). */
 long bb_params_warm_reached(const struct bb_params *p, long episodes);
 
+/* The last point at which the Gram matrices are released: the grid's last
+ * (bb_release_grid) for a grid mechanism, K_max for the trees, which
+ * release every episode, and for a non-private run. Public parameters
+ * only. */
+long bb_params_last_release(const struct bb_params *p);
+
 /* The n-th warm point, BB_WARM_START 2^(n-1), for n >= 1; 0 for n = 0. With
  * n = bb_params_warm_reached(p, k): the latest warm point <= k; with
  * n = p->warm_points: the last. */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "params.h"
+
 int bb_schedule_init(struct bb_schedule *s, const struct bb_params *p, double ridge)
 {
     memset(s, 0, sizeof(*s));
@@ -14,6 +16,7 @@ int bb_schedule_init(struct bb_schedule *s, const struct bb_params *p, double ri
     s->log_c = log(p->update_ratio);
     s->max_updates = p->max_updates;
     s->rule = p->update_rule;
+    s->last_release = bb_params_last_release(p);
     s->logdet_last = malloc(sizeof(double) * (size_t)p->H);
     if (!s->logdet_last)
         return BB_ENOMEM;
@@ -40,6 +43,11 @@ int bb_schedule_due(const struct bb_schedule *s, const double *logdet, long epis
         if (logdet[h] - s->logdet_last[h] >= s->log_c)
             return 1;
     return 0;
+}
+
+int bb_schedule_final(const struct bb_schedule *s, long episodes)
+{
+    return s->updates >= s->max_updates || episodes >= s->last_release;
 }
 
 int bb_schedule_record(struct bb_schedule *s, const double *logdet, long episodes)

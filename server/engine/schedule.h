@@ -22,6 +22,7 @@ struct bb_schedule {
     long max_updates;      /* N_max */
     long updates;          /* updates made so far */
     long last_episodes;    /* released episodes at the last update */
+    long last_release;     /* bb_params_last_release: no update after it */
     enum bb_update_rule rule;
     double *logdet_last;   /* owned, H: ln det Lambda~_h^{k~} */
 };
@@ -35,6 +36,12 @@ void bb_schedule_release(struct bb_schedule *s);
 /* 1 if an update is due given the current log-determinants (H entries)
  * and the number of episodes received, else 0. Never 1 once N_max is used. */
 int bb_schedule_due(const struct bb_schedule *s, const double *logdet, long episodes);
+
+/* 1 if no update can follow one recorded (bb_schedule_record) on the first
+ * `episodes` episodes: N_max is used, or no release point comes after
+ * `episodes`. A function of public counts (the updates made, the release
+ * points), so what it decides is post-processing. */
+int bb_schedule_final(const struct bb_schedule *s, long episodes);
 
 /* Records an update made at log-determinants logdet, on the first
  * `episodes` episodes. BB_ECAP past N_max. */

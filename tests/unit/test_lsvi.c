@@ -265,6 +265,20 @@ static void compare(double beta, enum bb_calibration cal, char expect, uint64_t 
          * caps every next value anyway) */
         if (expect != 'H')
             assert_true(moved > 1e-4);
+        /* The final update (bb_schedule_final): under final-prior none its
+         * next values carry no prior, the plain pass; kept, the prior's. */
+        double wf[H * D], yf[H * D];
+        struct bb_lsvi_job fin = job;
+        fin.final = 1, fin.w = wf, fin.y_noisy = yf;
+        assert_int_equal(f.p.final_prior, BB_FINAL_PRIOR_NONE);
+        assert_int_equal(bb_lsvi_run(&fin, &ws), BB_OK);
+        for (int e = 0; e < H * D; e++)
+            assert_true(wf[e] == w0[e] && yf[e] == y0[e]);
+        f.p.final_prior = BB_FINAL_PRIOR_KEPT;
+        assert_int_equal(bb_lsvi_run(&fin, &ws), BB_OK);
+        for (int e = 0; e < H * D; e++)
+            assert_true(wf[e] == w[e] && yf[e] == y[e]);
+        f.p.final_prior = BB_FINAL_PRIOR_NONE;
         for (int h = 0; h < H; h++) /* w solves Lambda w = y~ */
             for (int i = 0; i < D; i++) {
                 double lw = 0;

@@ -572,6 +572,23 @@ static void test_stored_config_keys(void **state)
     /* The warm-up's share (docs/PRIVACY.md §2.5): likewise; a new
      * configuration stores 0.15, one from before it loads as 0, no warm-up. */
     stored_number_key(&p, "warm-up", offsetof(struct bb_params, warm_share), 0.15, 0.0);
+    /* The final update's prior (docs/PRIVACY.md §3.2): a stored key, never a
+     * flag; a new configuration stores "none", one from before it loads as
+     * "kept", the prior at every update. */
+    assert_int_equal(p.final_prior, BB_FINAL_PRIOR_NONE);
+    js = bb_config_dump(&p);
+    assert_non_null(strstr(js, "\"final-prior\":\"none\""));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.final_prior, BB_FINAL_PRIOR_NONE);
+    free(js);
+    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(back.final_prior, BB_FINAL_PRIOR_KEPT);
+    round_trip(&p, "--final-prior", "kept", &back);
+    assert_int_equal(back.final_prior, BB_FINAL_PRIOR_KEPT);
+    assert_int_equal(bb_config_stored_option(&p, "--final-prior", "some", why, sizeof(why)),
+                     BB_EINVAL);
+    assert_int_equal(bb_config_option(&p, "--final-prior", "none", why, sizeof(why)),
+                     BB_ENOTFOUND);
     /* The keys that were flags until the learner's levers were measured
      * (docs/DAEMON.md "Stored keys"): a database stores them all, a command
      * line or configuration file sets none, the simulator sets every one. */

@@ -9,6 +9,7 @@
 
 #include "engine/noise.h"
 #include "engine/params.h"
+#include "engine/schedule.h"
 
 struct known {
     int H, d;
@@ -1359,6 +1360,53 @@ static void test_y_centred(void **state)
  * the two parts' costs add up to rho_y; the spend; where it is in force. */
 /* The warm-up (docs/PRIVACY.md §2.5): M points 250 2^j below k0, rho_warm =
  * phi rho, the rest split as before; its own params spend exactly rho_warm. */
+/* The last release point and the schedule's final update, on known grids. */
+static void test_final_update(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    assert_int_equal(p.final_prior, BB_FINAL_PRIOR_NONE); /* the default */
+    p.H = 3, p.d = 4, p.A = 2, p.K_max = 10000;
+    p.rho = 10.0;
+    p.mechanism = BB_MECH_GRID_SQRT;
+    p.release_start = 1000, p.release_base = 2; /* 1000, 2000, 4000, 8000 */
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(p.releases, 4);
+    assert_int_equal(bb_params_last_release(&p), 8000);
+    struct bb_schedule s;
+    double logdet[3] = {100, 100, 100}; /* every point due */
+    assert_int_equal(bb_schedule_init(&s, &p, 1.0), BB_OK);
+    const long points[] = {1000, 2000, 4000};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(bb_schedule_record(&s, logdet, points[i]), BB_OK);
+        assert_int_equal(bb_schedule_final(&s, points[i]), 0);
+        logdet[0] += 100;
+    }
+    assert_int_equal(bb_schedule_record(&s, logdet, 8000), BB_OK);
+    assert_int_equal(bb_schedule_final(&s, 8000), 1); /* the grid's last point */
+    bb_schedule_release(&s);
+    /* N_max reached before the last point: the cap makes it final */
+    p.max_updates_cap = 2;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(bb_schedule_init(&s, &p, 1.0), BB_OK);
+    assert_int_equal(bb_schedule_record(&s, logdet, 1000), BB_OK);
+    assert_int_equal(bb_schedule_final(&s, 1000), 0);
+    assert_int_equal(bb_schedule_record(&s, logdet, 2000), BB_OK);
+    assert_int_equal(bb_schedule_final(&s, 2000), 1);
+    bb_schedule_release(&s);
+    /* the trees release after every episode: only K_max is last */
+    p.max_updates_cap = 0;
+    p.mechanism = BB_MECH_TREE;
+    p.release_start = 0;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(bb_params_last_release(&p), 10000);
+    /* a non-private run */
+    p.rho = INFINITY;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(bb_params_last_release(&p), 10000);
+}
+
 static void test_warm(void **state)
 {
     (void)state;
@@ -1580,6 +1628,7 @@ int main(void)
         cmocka_unit_test(test_y_centred),
         cmocka_unit_test(test_reward_stream),
         cmocka_unit_test(test_warm),
+        cmocka_unit_test(test_final_update),
         cmocka_unit_test(test_ridge_and_edge),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
