@@ -77,6 +77,7 @@ static const struct codec_field fields[] = {
     STEPS("sigma_y_drawn_step", sigma_y_drawn_step),
     F("prior_value", CODEC_REAL, prior_value, O),
     STEPS("prior_target_step", prior_target_step),
+    T("final_prior", final_prior),
     T("features", features),
     F("next_value_bound", CODEC_BOOL, next_value_bound, O),
     T("y_sensitivity", y_sensitivity),

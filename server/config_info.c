@@ -67,6 +67,8 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
         out->prior_target_step[h] = bb_params_prior_target(p, h);
     }
     out->prior_value = p->prior_value;
+    if (bb_params_prior_target(p, 0) != 0) /* no prior, nothing to keep or drop */
+        NAME(out->final_prior, bb_final_prior_name(p->final_prior));
     NAME(out->features, bb_features_name(p->features));
     out->next_value_bound = bb_params_next_bound(p);
     const double pair = bb_params_y_pair(p); /* the bound in force */

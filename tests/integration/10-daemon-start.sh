@@ -117,10 +117,10 @@ sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e 's/"next-discount":"[^"]*",//' -e 's/,"first-share":"[^"]*"//' \
     -e 's/"conversion":"[^"]*",//' -e 's/,"y-sensitivity":"[^"]*"//' \
     -e 's/"indefinite":"[^"]*",//' -e 's/,"arithmetic":"[^"]*"//' \
-    -e 's/"explore":"[^"]*",//' "$TMP/pin.stored" >"$TMP/pin.old"
+    -e 's/"explore":"[^"]*",//' -e 's/,"final-prior":"[^"]*"//' "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
-if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|arithmetic\|next-discount\|first-share\|explore' "$TMP/pin.old"; then
-    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite, arithmetic, next-discount, first-share and explore: $(cat "$TMP/pin.old")"
+if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|arithmetic\|next-discount\|first-share\|explore\|final-prior' "$TMP/pin.old"; then
+    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite, arithmetic, next-discount, first-share, explore and final-prior: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
 # ... which had no derived parameters stored either (23-pinned-params.sh).
@@ -148,6 +148,7 @@ grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/d
     -e 's/"next-discount":"[^"]*"/"next-discount":"0"/' \
     -e 's/"first-share":"[^"]*"/"first-share":"1"/' \
     -e 's/"explore":"[^"]*"/"explore":"set"/' \
+    -e 's/"final-prior":"[^"]*"/"final-prior":"kept"/' \
     -e "s/\"release-start\":\"$k0\"/\"release-start\":\"$k0old\"/" \
     -e "s/\"max-updates\":\"$nmax\"/\"max-updates\":\"$nold\"/" "$TMP/pin.stored")" ] ||
     fail "old configuration not pinned: $(stored_config)"
