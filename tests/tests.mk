@@ -10,6 +10,10 @@ $(O)/tests/%: tests/unit/%.c $(UNIT_LIBS) | $(INC_ROOT)/engine
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TEST_INC) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIBS) $(CMOCKA_LIBS) $(UNIT_DEP_LIBS) $(DEP_LIBS)
 
+# test_abi checks the public structs against the soname they ship under.
+$(O)/tests/test_abi: CFLAGS += -DBB_CLIENT_SO_VERSION=$(CLIENT_SO_VERSION)
+$(O)/tests/test_abi: client/client.mk
+
 # Programs the integration tests need, from every fragment.
 TEST_DEPS += $(BILLBOARDD)
 
