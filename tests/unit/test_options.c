@@ -462,6 +462,30 @@ static void stored_number_key(const struct bb_params *p, const char *key, size_t
         assert_string_not_equal(bb_config_flag(i), key);
 }
 
+/* An enum stored key that no flag sets: a new configuration stores fresh's
+ * name and loads it back, one from before the key loads legacy. */
+static void stored_enum_key(const struct bb_params *p, const char *key, size_t off, int fresh,
+                            const char *fresh_name, int legacy)
+{
+    char why[256], want[96], flag[64];
+    struct bb_params back, t = *p;
+#define AT(q) (*(const int *)((const char *)(q) + off))
+    assert_int_equal(AT(p), fresh);
+    char *js = bb_config_dump(p);
+    snprintf(want, sizeof(want), "\"%s\":\"%s\"", key, fresh_name);
+    assert_non_null(strstr(js, want));
+    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(AT(&back), fresh);
+    free(js);
+    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
+    assert_int_equal(AT(&back), legacy);
+#undef AT
+    snprintf(flag, sizeof(flag), "--%s", key);
+    assert_int_equal(bb_config_option(&t, flag, fresh_name, why, sizeof(why)), BB_ENOTFOUND);
+    for (size_t i = 0; bb_config_flag(i); i++)
+        assert_string_not_equal(bb_config_flag(i), key);
+}
+
 static void test_stored_config_keys(void **state)
 {
     (void)state;
@@ -547,20 +571,11 @@ static void test_stored_config_keys(void **state)
      * new configuration stores "exact"; one from before exact arithmetic
      * loads as "float" and so derives the noise it was created with
      * (test_golden's first column). */
-    assert_int_equal(p.arithmetic, BB_ARITH_EXACT);
-    js = bb_config_dump(&p);
-    assert_non_null(strstr(js, "\"arithmetic\":\"exact\""));
-    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
-    assert_int_equal(back.arithmetic, BB_ARITH_EXACT);
-    free(js);
-    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
-    assert_int_equal(back.arithmetic, BB_ARITH_FLOAT);
+    stored_enum_key(&p, "arithmetic", offsetof(struct bb_params, arithmetic), BB_ARITH_EXACT,
+                    "exact", BB_ARITH_FLOAT);
     assert_int_equal(bb_config_load("{\"arithmetic\":\"exact\"}", &back, why, sizeof(why)), BB_OK);
     assert_int_equal(back.arithmetic, BB_ARITH_EXACT);
     assert_int_equal(bb_config_load("{\"arithmetic\":\"fast\"}", &back, why, sizeof(why)), BB_EINVAL);
-    assert_int_equal(bb_config_option(&p, "--arithmetic", "float", why, sizeof(why)), BB_ENOTFOUND);
-    for (size_t i = 0; bb_config_flag(i); i++)
-        assert_string_not_equal(bb_config_flag(i), "arithmetic");
     /* The next values' noise discount (docs/PRIVACY.md §3.5): likewise. A new
      * configuration stores 2; one from before it loads as 0, the backward
      * pass it learned with; the simulator's sweeps may set it. */
@@ -575,20 +590,12 @@ static void test_stored_config_keys(void **state)
     /* The final update's prior (docs/PRIVACY.md §3.2): a stored key, never a
      * flag; a new configuration stores "none", one from before it loads as
      * "kept", the prior at every update. */
-    assert_int_equal(p.final_prior, BB_FINAL_PRIOR_NONE);
-    js = bb_config_dump(&p);
-    assert_non_null(strstr(js, "\"final-prior\":\"none\""));
-    assert_int_equal(bb_config_load(js, &back, why, sizeof(why)), BB_OK);
-    assert_int_equal(back.final_prior, BB_FINAL_PRIOR_NONE);
-    free(js);
-    assert_int_equal(bb_config_load("{\"epsilon\":\"10\"}", &back, why, sizeof(why)), BB_OK);
-    assert_int_equal(back.final_prior, BB_FINAL_PRIOR_KEPT);
+    stored_enum_key(&p, "final-prior", offsetof(struct bb_params, final_prior),
+                    BB_FINAL_PRIOR_NONE, "none", BB_FINAL_PRIOR_KEPT);
     round_trip(&p, "--final-prior", "kept", &back);
     assert_int_equal(back.final_prior, BB_FINAL_PRIOR_KEPT);
     assert_int_equal(bb_config_stored_option(&p, "--final-prior", "some", why, sizeof(why)),
                      BB_EINVAL);
-    assert_int_equal(bb_config_option(&p, "--final-prior", "none", why, sizeof(why)),
-                     BB_ENOTFOUND);
     /* The keys that were flags until the learner's levers were measured
      * (docs/DAEMON.md "Stored keys"): a database stores them all, a command
      * line or configuration file sets none, the simulator sets every one. */
