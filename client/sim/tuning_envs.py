@@ -200,6 +200,8 @@ FAMILIES = {
     "chain6s0-t1": (chain, dict(depth=6, slip=0.0)),
     "chain7s1-t1": (chain, dict(depth=7, slip=0.1)),
     "chain9s0-t1": (chain, dict(depth=9, slip=0.0)),
+    "chain11s0-t1": (chain, dict(depth=11, slip=0.0)),
+    "chain12s0-t1": (chain, dict(depth=12, slip=0.0)),
     "chain8-r1": (chain, dict(depth=8, slip=0.0)),
     "chain10-r1": (chain, dict(depth=10, slip=0.0)),
     "dense10-t1": (dense, dict(S=10, A=3, H=8)),
