@@ -47,11 +47,12 @@ struct bb_config_info {
     double *sigma_y_drawn_step; /* owned, H entries */
     double prior_value;
     double *prior_target_step; /* owned, H entries */
-    char final_prior[BB_CONFIG_NAME_MAX]; /* "none": the final update's next values
-                                           * carry no prior; "kept": the prior, as
-                                           * every update's (docs/PRIVACY.md §3.2;
-                                           * "" without a prior and from older
-                                           * daemons) */
+    char final_prior[BB_CONFIG_NAME_MAX]; /* how the prior ends: "taper", weighed
+                                           * by the run left, none at the final
+                                           * update; "none", whole but at the final
+                                           * update; "kept", whole at every update
+                                           * (docs/PRIVACY.md §3.2; "" without a
+                                           * prior and from older daemons) */
     char features[BB_CONFIG_NAME_MAX];
     int next_value_bound;
     char y_sensitivity[BB_CONFIG_NAME_MAX]; /* "centred", "nonnegative", "triangle" */

@@ -56,7 +56,7 @@ struct bb_update {
     struct bb_engine *e;
     long n;
     long number; /* 1-based: the schedule's count once this update began */
-    int final;   /* no update can follow it (bb_schedule_final) */
+    double prior_cut; /* bb_params_prior_cut */
     double *gram, *chol, *logdet, *w, *y_noisy, *sigma_y, *ridge_step;
     double *reward, *reward_sd; /* the stream's releases and their sds, or NULL */
     int ran;
@@ -673,7 +673,7 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
         return rc;
     }
     u->number = e->sched.updates;
-    u->final = bb_schedule_final(&e->sched, u->n);
+    u->prior_cut = bb_params_prior_cut(&e->p, u->n, bb_schedule_final(&e->sched, u->n));
     u->e = e;
     e->busy = 1;
     *out = u;
@@ -699,7 +699,7 @@ int bb_engine_update_run(struct bb_update *u)
         .reward = u->reward,
         .reward_sd = u->reward_sd,
         .update = u->number,
-        .final = u->final,
+        .prior_cut = u->prior_cut,
     };
     int rc = bb_lsvi_run(&job, &e->ws);
     if (rc == BB_OK)

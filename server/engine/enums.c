@@ -28,7 +28,8 @@ const char *const bb_rewards_names[] = {[BB_REWARDS_UPDATE] = "update",
 const char *const bb_explore_names[] = {[BB_EXPLORE_SET] = "set",
                                         [BB_EXPLORE_SAMPLE] = "sample", NULL};
 const char *const bb_final_prior_names[] = {[BB_FINAL_PRIOR_KEPT] = "kept",
-                                            [BB_FINAL_PRIOR_NONE] = "none", NULL};
+                                            [BB_FINAL_PRIOR_NONE] = "none",
+                                            [BB_FINAL_PRIOR_TAPER] = "taper", NULL};
 const char *const bb_y_sensitivity_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
                                               [BB_YSENS_NONNEGATIVE] = "nonnegative",
                                               [BB_YSENS_CENTRED] = "centred",

@@ -165,16 +165,20 @@ enum bb_rewards { BB_REWARDS_UPDATE = 0, BB_REWARDS_STREAM = 1 };
  *                      y noise the billboard carries (bb_billboard_sample) */
 enum bb_explore { BB_EXPLORE_SET = 0, BB_EXPLORE_SAMPLE = 1 };
 
-/* The prior of the next values at the final update, the one after which
- * the schedule can make no other (bb_schedule_final; stored key
- * `final-prior`, never a flag; post-processing, docs/PRIVACY.md §3.2):
- *   BB_FINAL_PRIOR_KEPT  as databases created before it have it: the
- *                        final update's next values are shrunk towards the
- *                        prior like every other update's
- *   BB_FINAL_PRIOR_NONE  the default: towards 0; the prior makes thinly
- *                        visited cells worth a visit, which no later update
- *                        can put to use */
-enum bb_final_prior { BB_FINAL_PRIOR_KEPT = 0, BB_FINAL_PRIOR_NONE = 1 };
+/* How the prior of the next values ends (stored key `final-prior`, never a
+ * flag; bb_params_prior_cut; post-processing, docs/PRIVACY.md §3.2):
+ *   BB_FINAL_PRIOR_KEPT   as databases created before 2026-11-28 have it:
+ *                         every update's next values are shrunk towards
+ *                         the prior, the final one's too
+ *   BB_FINAL_PRIOR_NONE   as databases created on 2026-11-28 have it: the
+ *                         final update's (bb_schedule_final) towards 0; the
+ *                         prior makes thinly visited cells worth a visit,
+ *                         which no later update can put to use
+ *   BB_FINAL_PRIOR_TAPER  the default: every update's prior weighs the root
+ *                         of the share of K_max that comes after the next
+ *                         release point, what is left to use what it
+ *                         explores; 0 at the final update */
+enum bb_final_prior { BB_FINAL_PRIOR_KEPT = 0, BB_FINAL_PRIOR_NONE = 1, BB_FINAL_PRIOR_TAPER = 2 };
 #define BB_RIDGE_DOUBLINGS 64
 
 /* The names of each enum's values, indexed by value, NULL after the last:
@@ -182,7 +186,7 @@ enum bb_final_prior { BB_FINAL_PRIOR_KEPT = 0, BB_FINAL_PRIOR_NONE = 1 };
  * "horizon", "remaining"; "uniform", "greedy"; "ball", "simplex",
  * "onehot", "auto"; "bun-steinke", "cks"; "triangle", "nonnegative",
  * "centred"; "refuse", "double"; "float", "exact"; "update", "stream";
- * "set", "sample"; "kept", "none".
+ * "set", "sample"; "kept", "none", "taper".
  * Static. */
 extern const char *const bb_calibration_names[];
 extern const char *const bb_update_rule_names[];

@@ -215,8 +215,7 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
      * with a prior, its regression shrunk towards the prior (ws->w_next,
      * written at the end of step h+1). Step 0's target is the largest, so
      * a prior anywhere is one there. */
-    const int prior = job->ridge > 0 && bb_params_prior_target(p, 0) != 0 &&
-                      !(job->final && p->final_prior == BB_FINAL_PRIOR_NONE);
+    const int prior = job->ridge > 0 && bb_params_prior_target(p, 0) != 0 && job->prior_cut < 1;
     const int bound = bb_params_next_bound(p);
     double b_next = INFINITY; /* B_{h+1}: none for the last step */
     const double centre = bb_params_y_centre(p);
@@ -302,7 +301,7 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             uncentre(wh, job->gram + (size_t)h * dd, d, ridge, centre * (1.0 + cap));
         int rc;
         if (prior) { /* the next values of step h-1: towards m_h, not 0 */
-            const double m = ridge * bb_params_prior_target(p, h);
+            const double m = ridge * (1.0 - job->prior_cut) * bb_params_prior_target(p, h);
             for (int j = 0; j < d; j++)
                 ws->w_next[j] = wh[j] + m;
             if ((rc = bb_chol_solve(job->chol + (size_t)h * dd, d, ws->w_next)) != BB_OK)

@@ -18,8 +18,9 @@
  * regression shrunk towards m_{h+1} rather than 0: rarely reached next
  * states count as worth a share of their range. w_h, what is published and
  * what clinics act on, stays Lambda~_h^-1 y~_h; y~_h is what is stored.
- * The final update (job->final) under final-prior none has no prior: what
- * it would send patients to explore, no later update could use.
+ * The prior's weight is ridge (1 - job->prior_cut) (bb_params_prior_cut):
+ * whole, tapered by what is left of the run, or none at the final update,
+ * whose explorations no later update could use.
  *
  * With a next-value bound (bb_params_next_bound: private, corrected,
  * features declared simplex), V_{h+1} in step h's targets is clipped also
@@ -107,9 +108,9 @@ struct bb_lsvi_job {
     long update;                     /* this update's number, 1-based: its share of
                                         rho_y (bb_params_y_update_share); 0 draws at
                                         the base sds */
-    int final;                       /* 1: no update can follow this one
-                                        (bb_schedule_final); with final-prior none
-                                        the next values carry no prior */
+    double prior_cut;                /* the share of the prior's weight taken away
+                                        (bb_params_prior_cut): 0 keeps it whole,
+                                        1 leaves the next values none */
 };
 
 /* B = (1 + BB_SIMPLEX_SLACK) max(0, max_j (u_j + beta sqrt((Lambda^-1)_jj))):

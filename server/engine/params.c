@@ -34,6 +34,10 @@
 #define NEXT_DISCOUNT_DEFAULT   2.0   /* nu of the next values' noise discount (§3.5) */
 #define FIRST_SHARE_DEFAULT     2.0   /* a: the first update's share of rho_y (§2.3) */
 #define WARM_SHARE_DEFAULT      0.15  /* phi: the warm-up's share of rho (§2.5) */
+/* The prior's weight under final-prior taper is the share of the run left
+ * to this power (bb_params_prior_cut). Part of what a stored `taper` means:
+ * never change it for databases that stored it; a new rule is a new value. */
+#define PRIOR_TAPER_EXPONENT    0.5
 
 void bb_params_defaults(struct bb_params *p)
 {
@@ -66,7 +70,7 @@ void bb_params_defaults(struct bb_params *p)
     p->rewards = BB_REWARDS_STREAM;
     p->explore = BB_EXPLORE_SAMPLE;
     p->warm_share = WARM_SHARE_DEFAULT;
-    p->final_prior = BB_FINAL_PRIOR_NONE;
+    p->final_prior = BB_FINAL_PRIOR_TAPER;
 }
 
 /* Onehot rows start earlier: their Gram noise is diagonal, so a weight's
@@ -226,7 +230,7 @@ static const char *check_levers(struct bb_params *p)
     if (!bb_explore_name(p->explore))
         return "unknown exploration rule";
     if (!bb_final_prior_name(p->final_prior))
-        return "unknown prior for the final update";
+        return "unknown rule for how the prior ends";
     if (!bb_indefinite_name(p->indefinite))
         return "unknown rule for an indefinite Lambda~";
     if (!bb_bound_name(p->shift_bound))
@@ -517,17 +521,54 @@ int bb_params_warm(const struct bb_params *p, struct bb_params *w)
     return BB_OK;
 }
 
+/* The release points after `after` (at most p->releases of them, counted
+ * from the grid's first), the first of them or the last, or fallback when
+ * there is none or the grid cannot be had. */
+static long grid_point(const struct bb_params *p, long after, int last, long fallback)
+{
+    long *k = malloc(sizeof(long) * (size_t)p->releases);
+    if (!k)
+        return fallback;
+    long G = bb_release_grid(p->release_start, p->release_base, p->K_max, k, p->releases);
+    if (G > p->releases)
+        G = p->releases;
+    long out = fallback;
+    for (long i = 0; i < G; i++)
+        if (k[i] > after) {
+            out = k[i];
+            if (!last)
+                break;
+        }
+    free(k);
+    return out;
+}
+
 long bb_params_last_release(const struct bb_params *p)
 {
     if (!p->is_private || bb_mechanism_is_tree(p->mechanism) || p->releases < 1)
         return p->K_max;
-    long *k = malloc(sizeof(long) * (size_t)p->releases);
-    if (!k) /* the latest a grid point can be */
-        return p->K_max;
-    long G = bb_release_grid(p->release_start, p->release_base, p->K_max, k, p->releases);
-    long last = G > 0 ? k[(G < p->releases ? G : p->releases) - 1] : p->K_max;
-    free(k);
-    return last;
+    return grid_point(p, 0, 1, p->K_max); /* K_max: the latest a grid point can be */
+}
+
+long bb_params_next_release(const struct bb_params *p, long episodes)
+{
+    if (!p->is_private || bb_mechanism_is_tree(p->mechanism) || p->releases < 1)
+        return episodes < p->K_max ? episodes + 1 : p->K_max;
+    return grid_point(p, episodes, 0, p->K_max);
+}
+
+double bb_params_prior_cut(const struct bb_params *p, long episodes, int final)
+{
+    if (p->final_prior == BB_FINAL_PRIOR_KEPT)
+        return 0.0;
+    if (final)
+        return 1.0;
+    if (p->final_prior == BB_FINAL_PRIOR_NONE || p->K_max < 1)
+        return 0.0;
+    /* taper: the prior weighs the share of K_max after the next release */
+    long next = bb_params_next_release(p, episodes);
+    double left = (double)(p->K_max - next) / (double)p->K_max;
+    return left > 0 ? 1.0 - pow(left, PRIOR_TAPER_EXPONENT) : 1.0;
 }
 
 long bb_params_warm_point(long n)

@@ -115,6 +115,23 @@ long bb_params_warm_reached(const struct bb_params *p, long episodes);
  * only. */
 long bb_params_last_release(const struct bb_params *p);
 
+/* The first release point after `episodes` (episodes + 1 for the trees and a
+ * non-private run); K_max when there is none. Public parameters only. */
+long bb_params_next_release(const struct bb_params *p, long episodes);
+
+/* The share of the next values' prior (bb_params_prior_target) taken away
+ * at an update on the first `episodes` episodes, `final` if no update can
+ * follow it (bb_schedule_final): the prior's weight is ridge (1 - cut).
+ *   kept:  0 always;
+ *   none:  1 at the final update, else 0;
+ *   taper: 1 at the final update, else 1 - sqrt((K_max - k_next) / K_max),
+ *          k_next = bb_params_next_release(p, episodes): the prior weighs
+ *          the root of the share of the run left once the next update can
+ *          act on what it explores.
+ * A function of public counts, so what it decides is post-processing
+ * (docs/PRIVACY.md §3.2). */
+double bb_params_prior_cut(const struct bb_params *p, long episodes, int final);
+
 /* The n-th warm point, BB_WARM_START 2^(n-1), for n >= 1; 0 for n = 0. With
  * n = bb_params_warm_reached(p, k): the latest warm point <= k; with
  * n = p->warm_points: the last. */

@@ -77,8 +77,8 @@ struct bb_params {
                                             stored, never a flag: a noise sample by default,
                                             and then plausible_z and plausible_floor are
                                             not read */
-    enum bb_final_prior final_prior;     /* the final update's next-value prior (enums.h);
-                                            stored, never a flag: none by default */
+    enum bb_final_prior final_prior;     /* how the next values' prior ends (enums.h);
+                                            stored, never a flag: taper by default */
     double warm_share;                   /* phi: the warm-up's share of rho, spent on a
                                             counter of its own over the episodes before
                                             the first release (bb_params_warm,

@@ -94,8 +94,8 @@ assert a["prior_target_step"] == [0] * 5, a
 assert o["prior_value"] == 0.35, o["prior_value"]
 want = [0.35 * (5 - h) for h in range(5)]
 assert all(abs(x - w) <= 1e-12 for x, w in zip(o["prior_target_step"], want)), o
-# The final update drops the prior (§3.2): said where there is one.
-assert (o["final_prior"], a.get("final_prior", "")) == ("none", ""), (o.get("final_prior"), a.get("final_prior"))
+# The prior tapers to none at the final update (§3.2): said where there is one.
+assert (o["final_prior"], a.get("final_prior", "")) == ("taper", ""), (o.get("final_prior"), a.get("final_prior"))
 # The plausible set (docs/PRIVACY.md §3.4): z = 1 and floor 0.025,
 # post-processing (test_params).
 assert (a["plausible"], a["plausible_floor"]) == (1.0, 0.025), a

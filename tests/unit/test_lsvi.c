@@ -265,20 +265,33 @@ static void compare(double beta, enum bb_calibration cal, char expect, uint64_t 
          * caps every next value anyway) */
         if (expect != 'H')
             assert_true(moved > 1e-4);
-        /* The final update (bb_schedule_final): under final-prior none its
-         * next values carry no prior, the plain pass; kept, the prior's. */
+        /* The prior's cut (bb_params_prior_cut): all of it, the final
+         * update's, is the plain pass; half of it is the pass whose prior
+         * is half as large; none is the pass above. */
         double wf[H * D], yf[H * D];
-        struct bb_lsvi_job fin = job;
-        fin.final = 1, fin.w = wf, fin.y_noisy = yf;
-        assert_int_equal(f.p.final_prior, BB_FINAL_PRIOR_NONE);
-        assert_int_equal(bb_lsvi_run(&fin, &ws), BB_OK);
+        struct bb_lsvi_job cut = job;
+        cut.prior_cut = 1, cut.w = wf, cut.y_noisy = yf;
+        assert_int_equal(bb_lsvi_run(&cut, &ws), BB_OK);
         for (int e = 0; e < H * D; e++)
             assert_true(wf[e] == w0[e] && yf[e] == y0[e]);
-        f.p.final_prior = BB_FINAL_PRIOR_KEPT;
-        assert_int_equal(bb_lsvi_run(&fin, &ws), BB_OK);
+        cut.prior_cut = 0;
+        assert_int_equal(bb_lsvi_run(&cut, &ws), BB_OK);
         for (int e = 0; e < H * D; e++)
             assert_true(wf[e] == w[e] && yf[e] == y[e]);
-        f.p.final_prior = BB_FINAL_PRIOR_NONE;
+        double wh[H * D], yh[H * D], cut_moved = 0;
+        struct bb_lsvi_job half = job;
+        half.w = wh, half.y_noisy = yh;
+        f.p.prior_value = kappa / 2;
+        assert_int_equal(bb_lsvi_run(&half, &ws), BB_OK);
+        f.p.prior_value = kappa;
+        cut.prior_cut = 0.5;
+        assert_int_equal(bb_lsvi_run(&cut, &ws), BB_OK);
+        for (int e = 0; e < H * D; e++) {
+            assert_true(wf[e] == wh[e] && yf[e] == yh[e]);
+            cut_moved = fmax(cut_moved, fabs(wf[e] - w[e]));
+        }
+        if (expect != 'H') /* and it is not the whole prior's */
+            assert_true(cut_moved > 1e-6);
         for (int h = 0; h < H; h++) /* w solves Lambda w = y~ */
             for (int i = 0; i < D; i++) {
                 double lw = 0;

@@ -587,13 +587,15 @@ static void test_stored_config_keys(void **state)
     /* The warm-up's share (docs/PRIVACY.md §2.5): likewise; a new
      * configuration stores 0.15, one from before it loads as 0, no warm-up. */
     stored_number_key(&p, "warm-up", offsetof(struct bb_params, warm_share), 0.15, 0.0);
-    /* The final update's prior (docs/PRIVACY.md §3.2): a stored key, never a
-     * flag; a new configuration stores "none", one from before it loads as
-     * "kept", the prior at every update. */
+    /* How the prior ends (docs/PRIVACY.md §3.2): a stored key, never a flag;
+     * a new configuration stores "taper", one from before it loads as
+     * "kept", the prior at every update; one stored "none" keeps it. */
     stored_enum_key(&p, "final-prior", offsetof(struct bb_params, final_prior),
-                    BB_FINAL_PRIOR_NONE, "none", BB_FINAL_PRIOR_KEPT);
+                    BB_FINAL_PRIOR_TAPER, "taper", BB_FINAL_PRIOR_KEPT);
     round_trip(&p, "--final-prior", "kept", &back);
     assert_int_equal(back.final_prior, BB_FINAL_PRIOR_KEPT);
+    round_trip(&p, "--final-prior", "none", &back);
+    assert_int_equal(back.final_prior, BB_FINAL_PRIOR_NONE);
     assert_int_equal(bb_config_stored_option(&p, "--final-prior", "some", why, sizeof(why)),
                      BB_EINVAL);
     /* The keys that were flags until the learner's levers were measured

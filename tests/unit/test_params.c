@@ -1360,13 +1360,14 @@ static void test_y_centred(void **state)
  * the two parts' costs add up to rho_y; the spend; where it is in force. */
 /* The warm-up (docs/PRIVACY.md §2.5): M points 250 2^j below k0, rho_warm =
  * phi rho, the rest split as before; its own params spend exactly rho_warm. */
-/* The last release point and the schedule's final update, on known grids. */
+/* The last and the next release point, the schedule's final update and the
+ * prior's cut, on known grids. */
 static void test_final_update(void **state)
 {
     (void)state;
     struct bb_params p;
     bb_params_defaults(&p);
-    assert_int_equal(p.final_prior, BB_FINAL_PRIOR_NONE); /* the default */
+    assert_int_equal(p.final_prior, BB_FINAL_PRIOR_TAPER); /* the default */
     p.H = 3, p.d = 4, p.A = 2, p.K_max = 10000;
     p.rho = 10.0;
     p.mechanism = BB_MECH_GRID_SQRT;
@@ -1374,6 +1375,25 @@ static void test_final_update(void **state)
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_int_equal(p.releases, 4);
     assert_int_equal(bb_params_last_release(&p), 8000);
+    const long after[] = {0, 999, 1000, 1999, 4000, 7999, 8000, 10000};
+    const long next[] = {1000, 1000, 2000, 2000, 8000, 8000, 10000, 10000};
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(bb_params_next_release(&p, after[i]), next[i]);
+    /* taper: the prior weighs sqrt((K_max - k_next) / K_max), none at the
+     * final update; none: whole until the final; kept: whole always */
+    const double cut[] = {0.10557280900008414, 0.2254033307585166,
+                          0.5527864045000421}; /* 1 - sqrt(0.8, 0.6, 0.2) */
+    for (int i = 0; i < 3; i++)
+        assert_rel(bb_params_prior_cut(&p, 1000L << i, 0), cut[i], 1e-15);
+    assert_rel(bb_params_prior_cut(&p, 8000, 0), 1.0, 0); /* nothing after it */
+    assert_rel(bb_params_prior_cut(&p, 1000, 1), 1.0, 0);
+    p.final_prior = BB_FINAL_PRIOR_NONE;
+    assert_rel(bb_params_prior_cut(&p, 1000, 0), 0.0, 0);
+    assert_rel(bb_params_prior_cut(&p, 4000, 1), 1.0, 0);
+    p.final_prior = BB_FINAL_PRIOR_KEPT;
+    assert_rel(bb_params_prior_cut(&p, 1000, 0), 0.0, 0);
+    assert_rel(bb_params_prior_cut(&p, 8000, 1), 0.0, 0);
+    p.final_prior = BB_FINAL_PRIOR_TAPER;
     struct bb_schedule s;
     double logdet[3] = {100, 100, 100}; /* every point due */
     assert_int_equal(bb_schedule_init(&s, &p, 1.0), BB_OK);
@@ -1401,6 +1421,8 @@ static void test_final_update(void **state)
     p.release_start = 0;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_int_equal(bb_params_last_release(&p), 10000);
+    assert_int_equal(bb_params_next_release(&p, 2500), 2501);
+    assert_rel(bb_params_prior_cut(&p, 2499, 0), 0.1339745962155614, 1e-15); /* 1 - sqrt .75 */
     /* a non-private run */
     p.rho = INFINITY;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
