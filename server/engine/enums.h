@@ -167,11 +167,11 @@ enum bb_explore { BB_EXPLORE_SET = 0, BB_EXPLORE_SAMPLE = 1 };
 
 /* How the prior of the next values ends (stored key `final-prior`, never a
  * flag; bb_params_prior_cut; post-processing, docs/PRIVACY.md §3.2):
- *   BB_FINAL_PRIOR_KEPT   as databases created before 2026-11-28 have it:
+ *   BB_FINAL_PRIOR_KEPT   as databases created before the key have it:
  *                         every update's next values are shrunk towards
  *                         the prior, the final one's too
- *   BB_FINAL_PRIOR_NONE   as databases created on 2026-11-28 have it: the
- *                         final update's (bb_schedule_final) towards 0; the
+ *   BB_FINAL_PRIOR_NONE   as databases created before the taper have it:
+ *                         the final update's (bb_schedule_final) towards 0; the
  *                         prior makes thinly visited cells worth a visit,
  *                         which no later update can put to use
  *   BB_FINAL_PRIOR_TAPER  the default: every update's prior weighs the root
