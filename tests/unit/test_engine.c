@@ -1,7 +1,8 @@
 /*
  * test_engine.c — Algorithm 1 end to end in-process: the update rule and
  * its cap, validation that changes nothing, non-private operation through
- * the same code, split updates, and recovery by replay.
+ * the same code, the prior's cut reaching the backward pass, split updates,
+ * and recovery by replay.
  */
 #include "testutil.h"
 #include "test_records.h"
@@ -630,6 +631,72 @@ static void onehot_episode(struct ep *e)
         e->act[h] = h % A, e->rew[h] = 0.5;
 }
 
+/* Three engines on the same one-hot episodes and seeds, differing only in
+ * the stored final-prior (kept, none, taper), to their first update with
+ * at most `cap` updates in all; w[i] gets engine i's weights. */
+static void prior_cut_run(long cap, double w[3][H * D], double *cut, int *final)
+{
+    static const enum bb_final_prior mode[3] = {BB_FINAL_PRIOR_KEPT, BB_FINAL_PRIOR_NONE,
+                                                BB_FINAL_PRIOR_TAPER};
+    struct bb_params p[3];
+    struct bb_rng rng[3];
+    struct bb_engine *e[3];
+    for (int i = 0; i < 3; i++) {
+        bb_params_defaults(&p[i]);
+        p[i].H = H, p[i].d = D, p[i].A = A, p[i].K_max = 400, p[i].rho = 1.0;
+        p[i].features = BB_FEATURES_ONEHOT, p[i].release_start = 50;
+        p[i].max_updates_cap = cap, p[i].final_prior = mode[i];
+        assert_int_equal(bb_params_derive(&p[i], NULL, 0), BB_OK);
+        assert_true(bb_params_prior_target(&p[i], 0) > 0); /* one-hot rows have a prior */
+        bb_rng_init_seeded(&rng[i], 31);
+        assert_int_equal(bb_engine_new(&p[i], &rng[i], &e[i]), BB_OK);
+    }
+    struct bb_rng data;
+    bb_rng_init_seeded(&data, 32);
+    while (!bb_engine_update_due(e[0])) {
+        struct ep x;
+        onehot_episode(&x);
+        for (int h = 0; h < H; h++)
+            x.act[h] = (int)bb_rng_below(&data, A), x.rew[h] = bb_rng_uniform(&data);
+        struct bb_episode v = view(&x);
+        for (int i = 0; i < 3; i++)
+            assert_int_equal(bb_engine_add(e[i], &v, NULL, 0, NULL, 0), BB_OK);
+        assert_true(bb_engine_episodes(e[0]) < p[0].K_max);
+    }
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(bb_engine_update_due(e[i]), 1);
+        assert_int_equal(bb_engine_update(e[i]), BB_OK);
+        memcpy(w[i], bb_engine_billboard(e[i])->w, sizeof(w[i]));
+    }
+    const long n = (long)bb_engine_billboard(e[2])->episode;
+    *final = bb_engine_updates(e[2]) >= p[2].max_updates || n >= bb_params_last_release(&p[2]);
+    *cut = bb_params_prior_cut(&p[2], n, *final);
+    for (int i = 0; i < 3; i++)
+        bb_engine_free(e[i]);
+}
+
+/* The prior's cut reaches the backward pass (bb_params_prior_cut,
+ * docs/PRIVACY.md §3.2). Before the final update `none` keeps the prior
+ * whole, as `kept` does, and `taper` weighs it less; at the final update
+ * (here the only one the cap allows) `taper` drops it, as `none` does, and
+ * `kept` still has it. */
+static void test_prior_cut(void **state)
+{
+    (void)state;
+    double w[3][H * D], cut;
+    int final;
+    prior_cut_run(0, w, &cut, &final); /* the cap the budget allows */
+    assert_false(final);
+    assert_true(cut > 0 && cut < 1);
+    assert_memory_equal(w[1], w[0], sizeof(w[0]));
+    assert_memory_not_equal(w[2], w[0], sizeof(w[0]));
+    prior_cut_run(1, w, &cut, &final);
+    assert_true(final);
+    assert_true(cut == 1);
+    assert_memory_equal(w[2], w[1], sizeof(w[0]));
+    assert_memory_not_equal(w[2], w[0], sizeof(w[0]));
+}
+
 /* With simplex rows the y sensitivity rests on every accepted row being
  * nonnegative (docs/PRIVACY.md §2.1): the engine refuses a row with a
  * negative entry, or summing above 1, in any step and action, before it
@@ -905,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_simplex_rows),
         cmocka_unit_test(test_onehot_rows),
+        cmocka_unit_test(test_prior_cut),
         cmocka_unit_test(test_split_update_while_ingesting),
         cmocka_unit_test(test_recovery_by_replay),
         cmocka_unit_test(test_warm_billboards),
