@@ -13,12 +13,9 @@
  * s) is snapped to the grid before it is summed (exact, docs/PRIVACY.md
  * §5). The proof is docs/PRIVACY.md §2.4.
  *
- * Like a mechanism (mech.h) it takes each episode once, draws only the
- * noise that episode makes due, describes it as records for the caller to
- * persist before anything computed from it is published, and after a
- * restart is rebuilt by replaying the stored episodes (no draws) and
- * loading the stored records. Its records live in slots of their own:
- * slot -j for Z_j (tag k_j), never a slot a Gram mechanism uses (>= 0).
+ * The release, the records and the recovery are stream.h's; the
+ * stream's records are slot -j for Z_j (tag k_j), never a slot a Gram
+ * mechanism uses (>= 0) nor the count stream's (cstream.h).
  */
 #ifndef BB_RSTREAM_H
 #define BB_RSTREAM_H
