@@ -54,16 +54,13 @@ int client_feature_set(struct bb_client *c, int may_fetch, enum bb_feature_set *
 int client_rows_in_set(struct bb_client *c, enum bb_feature_set set, const double *features,
                        int A, int d, const char *prefix)
 {
-    for (int a = 0; a < A; a++) {
-        char why[256], detail[512];
-        if (bb_feature_row_in_set(set, features + (size_t)a * d, d, why,
-                                  sizeof(why)))
-            continue;
-        snprintf(detail, sizeof(detail), "%s/features/%d: %s", prefix, a, why);
-        client_say(c, "invalid features", detail);
-        return BB_EINVAL;
-    }
-    return BB_OK;
+    char why[256], detail[512];
+    int bad = 0;
+    if (bb_feature_state_in_set(set, features, A, d, NULL, &bad, why, sizeof(why)))
+        return BB_OK;
+    snprintf(detail, sizeof(detail), "%s/features/%d: %s", prefix, bad, why);
+    client_say(c, "invalid features", detail);
+    return BB_EINVAL;
 }
 
 int bb_client_check_features(struct bb_client *c, const double *features, int A, int d)

@@ -97,6 +97,8 @@ static const struct codec_field fields[] = {
     F("warm_up_points", CODEC_LONG, warm_up_points, O),
     F("sigma_warm_up_gram_drawn", CODEC_REAL, sigma_warm_up_gram_drawn, O),
     F("sigma_warm_up_reward_drawn", CODEC_REAL, sigma_warm_up_reward_drawn, O),
+    F("rho_counts", CODEC_REAL, rho_counts, O),
+    F("sigma_counts_drawn", CODEC_REAL, sigma_counts_drawn, O),
     T("version", version),
     CODEC_END,
 };

@@ -9,8 +9,8 @@
 
 int bb_feature_set_parse(const char *name, enum bb_feature_set *out)
 {
-    static const char *const names[] = {"ball", "simplex", "onehot"};
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = {"ball", "simplex", "onehot", "tabular"};
+    for (int i = 0; i < 4; i++)
         if (name && strcmp(name, names[i]) == 0) {
             *out = (enum bb_feature_set)i;
             return 0;
@@ -63,9 +63,11 @@ int bb_feature_row_in_set(enum bb_feature_set set, const double *phi, int d, cha
 {
     if (set == BB_FEATURE_SET_BALL)
         return 1;
-    const int onehot = set == BB_FEATURE_SET_ONEHOT;
-    const char *declared = onehot ? "onehot (every entry >= 0, their sum <= 1, at most one nonzero)"
-                                  : "simplex (every entry >= 0, their sum <= 1)";
+    const int onehot = set == BB_FEATURE_SET_ONEHOT || set == BB_FEATURE_SET_TABULAR;
+    const char *declared =
+        set == BB_FEATURE_SET_TABULAR ? "tabular (a state's row of action a is e_{sA+a})"
+        : onehot                      ? "onehot (every entry >= 0, their sum <= 1, at most one nonzero)"
+                                      : "simplex (every entry >= 0, their sum <= 1)";
     double sum = 0;
     int nonzero = 0;
     for (int j = 0; j < d; j++) {
@@ -98,5 +100,56 @@ int bb_feature_row_in_set(enum bb_feature_set set, const double *phi, int d, cha
                      nonzero, declared);
         return 0;
     }
+    return 1;
+}
+
+int bb_feature_state_in_set(enum bb_feature_set set, const double *features, int A, int d,
+                            int *state, int *bad, char *why, size_t whylen)
+{
+    int s = -1;
+    if (state)
+        *state = -1;
+    for (int a = 0; a < A; a++) {
+        const double *phi = features + (size_t)a * d;
+        if (bb_feature_row_in_set(set, phi, d, why, whylen) == 0) {
+            if (bad)
+                *bad = a;
+            return 0;
+        }
+        if (set != BB_FEATURE_SET_TABULAR)
+            continue;
+        int one = -1;
+        for (int j = 0; j < d; j++)
+            if (phi[j] != 0)
+                one = j;
+        const int at = s < 0 && one >= 0 ? one - a : s * A + a;
+        if (d % A != 0 || one < 0 || phi[one] != 1.0 || one != at || at % A != a) {
+            if (bad)
+                *bad = a;
+            if (why && whylen) {
+                if (d % A != 0)
+                    snprintf(why, whylen,
+                             "this billboard's features are declared tabular but d = %d is not "
+                             "a multiple of A = %d",
+                             d, A);
+                else if (s < 0)
+                    snprintf(why, whylen,
+                             "the row of action %d is not e_{sA+%d} for a state s; this "
+                             "billboard's features are declared tabular (a state's row of "
+                             "action a is e_{sA+a})",
+                             a, a);
+                else
+                    snprintf(why, whylen,
+                             "the row of action %d is not e_%d, the row of state %d; this "
+                             "billboard's features are declared tabular (a state's row of "
+                             "action a is e_{sA+a})",
+                             a, s * A + a, s);
+            }
+            return 0;
+        }
+        s = at / A;
+    }
+    if (state)
+        *state = s;
     return 1;
 }

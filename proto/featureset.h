@@ -14,10 +14,11 @@ enum bb_feature_set {
     BB_FEATURE_SET_BALL = 0,    /* any row of L2 norm <= 1 (bb_feature_row_check) */
     BB_FEATURE_SET_SIMPLEX = 1, /* every entry >= 0, their sum <= 1 */
     BB_FEATURE_SET_ONEHOT = 2,  /* simplex, and at most one entry nonzero */
+    BB_FEATURE_SET_TABULAR = 3, /* a state's rows phi(s, a) = e_{sA+a}, d = S A */
 };
 
-/* The set named name ("ball", "simplex", "onehot") into *out: 0, or -1 for
- * another name. */
+/* The set named name ("ball", "simplex", "onehot", "tabular") into *out:
+ * 0, or -1 for another name. */
 int bb_feature_set_parse(const char *name, enum bb_feature_set *out);
 
 /* 1 if the d entries of phi lie in set — for simplex and onehot, every
@@ -27,5 +28,13 @@ int bb_feature_set_parse(const char *name, enum bb_feature_set *out);
  * (...)"). The ball's own bound is bb_feature_row_check's: always 1 here. */
 int bb_feature_row_in_set(enum bb_feature_set set, const double *phi, int d, char *why,
                           size_t whylen);
+
+/* 1 if the A rows of one state (A x d, row a action a's) lie in set: each
+ * row by bb_feature_row_in_set, and for tabular the rows are e_{sA+a} of
+ * one state s < d / A (d a multiple of A), which goes into *state (may be
+ * NULL; -1 for other sets). Else 0, the first bad row into *bad (may be
+ * NULL) and the reason into why. */
+int bb_feature_state_in_set(enum bb_feature_set set, const double *features, int A, int d,
+                            int *state, int *bad, char *why, size_t whylen);
 
 #endif

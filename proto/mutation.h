@@ -25,6 +25,7 @@
 #define BB_MUT_SHARE_ALL_FIRST 11 /* every update drawn at the first update's share of rho_y */
 #define BB_MUT_STREAM_UNCENTRED 12 /* the reward stream's terms not centred */
 #define BB_MUT_WARM_FULL_RHO 13 /* the warm-up's noise calibrated at all of rho, not rho_warm */
+#define BB_MUT_COUNTS_ADD_ONLY 14 /* the transition counts calibrated for adding an episode (Delta^2 = H - 1), not replacing one */
 
 #ifndef BB_MUTATION
 #define BB_MUTATION BB_MUT_NONE

@@ -85,6 +85,8 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
     if (p->is_private && p->calibration == BB_CAL_CORRECTED)
         NAME(out->rewards, bb_params_reward_stream(p) ? "stream" : "update");
     out->rho_rewards = bb_params_rho_reward(p);
+    out->rho_counts = bb_params_rho_counts(p);
+    out->sigma_counts_drawn = bb_params_sigma_counts_drawn(p);
     for (int h = 0; h < p->H; h++)
         out->sigma_reward_drawn_step[h] = bb_params_sigma_reward_drawn(p, h);
     struct bb_params w;

@@ -369,13 +369,15 @@ int bb_ledger_restore(struct bb_db *restored, const struct bb_params *p, const c
          * not reached: the warm-up's whole rho_warm (§2.5), as rho_gram */
         out->rho_warm = (double)lost_warm * p->rho_warm;
         out->rho_gram = (double)lost_timelines * p->rho_gram;
-        /* each lost timeline's reward stream, as its Gram releases (§2.4);
-         * each lost update at the largest share, the first's (§2.3): a
-         * lost timeline may have begun anywhere, its first update included */
-        const double rho_r = bb_params_rho_reward(p);
+        /* each lost timeline's reward and count streams, as its Gram
+         * releases (§2.4, §2.6); each lost update at the largest share,
+         * the first's (§2.3): a lost timeline may have begun anywhere, its
+         * first update included (with the counts the updates spend none) */
+        const double rho_r = bb_params_rho_reward(p) + bb_params_rho_counts(p);
+        const double rho_u = p->rho_y - rho_r > 0 ? p->rho_y - rho_r : 0.0;
         out->rho_y = (double)lost_timelines * rho_r +
                      (p->max_updates > 0 ? (double)lost_updates * bb_params_y_update_share(p, 1) *
-                                               (p->rho_y - rho_r) / p->max_updates
+                                               rho_u / p->max_updates
                                          : 0);
     }
     out->lost_timelines = lost_timelines;

@@ -114,6 +114,16 @@ static int collect(const struct bb_params *p, struct fields *fs)
         if (rc == BB_OK)
             rc = add(fs, "sigma_reward_drawn_step", h, bb_params_sigma_reward_drawn(p, h));
     }
+    /* The count stream's, where it is in force (tabular rows,
+     * docs/PRIVACY.md §2.6). */
+    if (rc == BB_OK && bb_params_counts(p))
+        rc = add(fs, "rho_counts", -1, bb_params_rho_counts(p));
+    if (rc == BB_OK && bb_params_counts(p))
+        rc = add(fs, "sigma_counts", -1, bb_params_sigma_counts(p));
+    if (rc == BB_OK && bb_params_counts(p))
+        rc = add(fs, "grid_counts", -1, bb_params_grid_counts(p));
+    if (rc == BB_OK && bb_params_counts(p))
+        rc = add(fs, "sigma_counts_drawn", -1, bb_params_sigma_counts_drawn(p));
     /* The warm-up's, where it is in force (docs/PRIVACY.md §2.5). */
     struct bb_params w;
     if (rc == BB_OK && bb_params_warm(p, &w) == BB_OK) {

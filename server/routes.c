@@ -458,8 +458,10 @@ static enum MHD_Result privacy_get(struct bbd *d, struct bb_req *r)
     pb.gram.sigma = p->sigma_gram_eff;
     pb.gram.releases = p->releases;
     snprintf(pb.y.mechanism, sizeof(pb.y.mechanism), "gaussian");
-    pb.y.sigma = p->sigma_y_eff;
-    pb.y.releases = p->max_updates;
+    /* with the counts y's noise is the count stream's, at the grid points
+     * (§2.6); else the updates' own */
+    pb.y.sigma = bb_params_counts(p) ? bb_params_sigma_counts_drawn(p) : p->sigma_y_eff;
+    pb.y.releases = bb_params_counts(p) ? p->releases : p->max_updates;
     bb_params_describe(p, pb.gram.detail, sizeof(pb.gram.detail), pb.y.detail,
                        sizeof(pb.y.detail));
     size_t len = 0;

@@ -238,6 +238,12 @@ static int read_config(struct bb_sim_run *r, const char *url, const char *cacert
                  "nonzero) but the environment %s has rows outside",
                  r->env->name);
         rc = BB_EINVAL;
+    } else if (strcmp(feat, "tabular") == 0 && !bb_sim_env_in(r->env, BB_FEATURES_TABULAR)) {
+        snprintf(why, whylen,
+                 "the daemon accepts tabular features only (a state's row of action a is "
+                 "e_{sA+a}) but the environment %s has states outside",
+                 r->env->name);
+        rc = BB_EINVAL;
     } else if (p->H != r->env->H || p->d != r->env->d || p->A != r->env->A) {
         snprintf(why, whylen,
                  "the daemon has H=%d d=%d A=%d but the environment %s has H=%d d=%d A=%d", p->H,

@@ -80,8 +80,9 @@ static void usage(FILE *f)
                "  --beta B             bonus scale (default: billboardd's, docs/RESULTS.md)\n"
                "  --beta-sweep LIST    one run per beta, e.g. 0.1,0.3,1,3,10\n"
                "  Also every configuration flag of billboardd (billboardd --help lists\n"
-               "  them; --features defaults to the environment's set: simplex if every\n"
-               "  feature row is >= 0 with sum <= 1, else ball):\n");
+               "  them; --features defaults to the environment's set: tabular if every\n"
+               "  state's rows are e_{sA+a}, onehot if every row has one nonzero entry,\n"
+               "  simplex if every row is >= 0 with sum <= 1, else ball):\n");
     print_keys(f, 0);
     fprintf(f, "  and, for ablations, every key the daemon stores that no flag sets\n"
                "  (docs/DAEMON.md, \"Stored keys\"):\n");

@@ -38,16 +38,17 @@ int bb_sim_env_in(const struct bb_sim_env *env, enum bb_features set)
     bb_params_defaults(&q);
     q.d = env->d;
     q.features = set;
+    q.A = env->A;
     for (int s = 0; s < env->S; s++)
-        for (int a = 0; a < env->A; a++)
-            if (!bb_params_feature_row_ok(&q, bb_sim_env_features(env, s) + (size_t)a * env->d,
-                                          NULL, 0))
-                return 0;
+        if (!bb_params_state_ok(&q, bb_sim_env_features(env, s), NULL, NULL, NULL, 0))
+            return 0;
     return 1;
 }
 
 enum bb_features bb_sim_env_domain(const struct bb_sim_env *env)
 {
+    if (bb_sim_env_in(env, BB_FEATURES_TABULAR))
+        return BB_FEATURES_TABULAR;
     if (bb_sim_env_in(env, BB_FEATURES_ONEHOT))
         return BB_FEATURES_ONEHOT;
     return bb_sim_env_in(env, BB_FEATURES_SIMPLEX) ? BB_FEATURES_SIMPLEX : BB_FEATURES_BALL;

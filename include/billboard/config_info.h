@@ -80,6 +80,10 @@ struct bb_config_info {
     long warm_up_points;               /* M: its release points 250 2^j < k0 */
     double sigma_warm_up_gram_drawn;   /* its Gram noise per entry, as drawn */
     double sigma_warm_up_reward_drawn; /* its reward stream's, every step */
+    double rho_counts;                 /* the transition counts' part of rho_y, with
+                                          tabular rows (docs/PRIVACY.md §2.6; 0:
+                                          none, and from older daemons) */
+    double sigma_counts_drawn;         /* their noise per entry, as drawn, or 0 */
     char version[BB_CONFIG_NAME_MAX]; /* the daemon's build ("" from older daemons) */
 };
 

@@ -58,7 +58,7 @@ static const struct opt opts[] = {
     {"beta", K_DOUBLE, OFF(beta), 0, 0, NULL, 0},
     {"update-rule", K_ENUM, OFF(update_rule), 0, 0, bb_update_rule_names, 0},
     {"mechanism", K_ENUM, OFF(mechanism), 0, 0, NULL, 0},
-    {"release-base", K_DOUBLE, OFF(release_base), 0, 0, NULL, 0},
+    {"release-base", K_DOUBLE_AUTO, OFF(release_base), 0, 0, NULL, 0},
     {"release-start", K_DOUBLE_AUTO, OFF(release_start), 0, 0, NULL, 0},
     {"shift-scale", K_DOUBLE_AUTO, OFF(shift_scale), 0, 0, NULL, 0},
     /* 'auto' is the simulator's, resolved before derivation. */
@@ -269,6 +269,7 @@ void bb_config_pin(struct bb_params *given, const struct bb_params *derived)
 {
     given->mechanism = derived->mechanism;
     given->release_start = derived->release_start;
+    given->release_base = derived->release_base;
     given->max_updates_cap = derived->max_updates;
     given->shift_scale = derived->shift_scale;
     given->prior_value = derived->prior_value;
@@ -280,6 +281,8 @@ void bb_config_keep_pinned(struct bb_params *t, const struct bb_params *stored)
         t->mechanism = stored->mechanism;
     if (t->release_start == 0)
         t->release_start = stored->release_start;
+    if (t->release_base == 0)
+        t->release_base = stored->release_base;
     if (t->max_updates_cap == 0)
         t->max_updates_cap = stored->max_updates_cap;
     if (t->shift_scale == 0)
@@ -308,11 +311,12 @@ static const char usage_head[] =
     "                       (default 0: the bound)\n"
     "  --beta B             exploration bonus scale (default 1, see docs/RESULTS.md)\n";
 static const char usage_tail[] =
-    "  --release-base g     grid mechanisms release at episodes ceil(k0 g^j)\n"
-    "                       (default 1.25)\n"
+    "  --release-base g     grid mechanisms release at episodes ceil(k0 g^j),\n"
+    "                       or auto (the default: 1.25, 1.1 for tabular rows)\n"
     "  --release-start k0   the first release point, or auto (the default: once\n"
     "                       k0/d >= 5 sigma_y, 3 for onehot rows, at most\n"
-    "                       K_max/5; 1 for the tree)\n"
+    "                       K_max/5, tabular rows onehot's at g = 1.25; 1 for\n"
+    "                       the tree)\n"
     "  --shift-scale s      lambda~ = s * the bound, or auto (the default: 0.25,\n"
     "                       0.4 of onehot rows' diagonal bound; post-processing)\n"
     "  --update-rule R      rare (Alg. 1 line 6) or release (every grid point)\n"
@@ -320,9 +324,12 @@ static const char usage_tail[] =
     "                       default), simplex (also phi >= 0, sum <= 1; other\n"
     "                       rows are refused, and a private run's y noise shrinks\n"
     "                       with a bound on the next values, docs/PRIVACY.md §3.3)\n"
-    "                       or onehot (simplex rows with at most one nonzero entry,\n"
-    "                       tabular features: the Gram noise is diagonal and the\n"
-    "                       ridge smaller, docs/PRIVACY.md §1.6)\n"
+    "                       onehot (simplex rows with at most one nonzero entry:\n"
+    "                       the Gram noise is diagonal and the ridge smaller,\n"
+    "                       docs/PRIVACY.md §1.6) or tabular (onehot rows laid\n"
+    "                       out as e_{sA+a} for state s and action a, d = S A:\n"
+    "                       the next values come from transition counts released\n"
+    "                       once, docs/PRIVACY.md §2.6)\n"
     "How this version learns within the budget (the y noise's shape, the value\n"
     "clip, the next values' prior and discount, the plausible set, ...) has no\n"
     "flag: it is stored with the database, which goes on as it was created;\n"

@@ -14,6 +14,7 @@
 #include "lsvi.h"
 #include "mech.h"
 #include "noise.h"
+#include "cstream.h"
 #include "rstream.h"
 #include "schedule.h"
 #include "store.h"
@@ -27,6 +28,9 @@ struct bb_engine {
     struct bb_mech *mech;     /* continual release of the Gram matrices */
     struct bb_rstream *rs;    /* the reward stream, or NULL (bb_params_reward_stream) */
     struct bb_rng rng_r;      /* owned with rs: its noise */
+    struct bb_cstream *cs;    /* the count stream, or NULL (bb_params_counts) */
+    struct bb_rng rng_c;      /* owned with cs: its noise */
+    int *cell, *state;        /* H each, with cs: the episode being added's path */
     struct bb_mech_record *rec; /* owned: the last add's records, the mechanism's and rs's */
     size_t nrec, caprec;
     const double **rows;      /* H: the chosen rows of the episode being added */
@@ -59,6 +63,7 @@ struct bb_update {
     double prior_cut; /* bb_params_prior_cut */
     double *gram, *chol, *logdet, *w, *y_noisy, *sigma_y, *ridge_step;
     double *reward, *reward_sd; /* the stream's releases and their sds, or NULL */
+    double *counts, *counts_sd; /* the count stream's, or NULL */
     int ran;
 };
 
@@ -173,6 +178,16 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
         if ((rc = bb_rstream_new(&e->p, &e->rs)) != BB_OK)
             goto out;
     }
+    if (bb_params_counts(p)) {
+        bb_rng_init_child(&e->rng_c, rng);
+        if ((rc = bb_cstream_new(&e->p, &e->cs)) != BB_OK)
+            goto out;
+        rc = BB_ENOMEM;
+        e->cell = calloc((size_t)H, sizeof(int));
+        e->state = calloc((size_t)H, sizeof(int));
+        if (!e->cell || !e->state)
+            goto out;
+    }
     if (bb_params_warm(&e->p, &e->pw) == BB_OK) {
         bb_rng_init_child(&e->rng_w, rng);
         if ((rc = bb_mech_new(&e->pw, &e->wmech)) != BB_OK ||
@@ -213,6 +228,12 @@ void bb_engine_free(struct bb_engine *e)
         bb_rstream_free(e->rs);
         bb_rng_release(&e->rng_r);
     }
+    if (e->cs) {
+        bb_cstream_free(e->cs);
+        bb_rng_release(&e->rng_c);
+    }
+    free(e->cell);
+    free(e->state);
     if (e->wmech) {
         bb_mech_free(e->wmech);
         bb_rstream_free(e->wrs);
@@ -263,6 +284,11 @@ int bb_engine_reward(const struct bb_engine *e, int h, double *out, double *sd)
     return e->rs ? bb_rstream_release(e->rs, h, out, sd) : BB_ENOTFOUND;
 }
 
+int bb_engine_counts(const struct bb_engine *e, int h, double *out, double *sd)
+{
+    return e->cs ? bb_cstream_release(e->cs, h, out, sd) : BB_ENOTFOUND;
+}
+
 int bb_engine_warm_reward(const struct bb_engine *e, int h, double *out, double *sd)
 {
     return e->wrs ? bb_rstream_release(e->wrs, h, out, sd) : BB_ENOTFOUND;
@@ -305,7 +331,8 @@ static int append_records(struct bb_engine *e, const struct bb_mech_record *r, s
 }
 
 /* With the stream: e->rec := the mechanism's records of the last add, then
- * the stream's, then the warm-up's (steps H..2H-1: bb_engine_warm_record). */
+ * the stream's, the count stream's, then the warm-up's (steps H..2H-1:
+ * bb_engine_warm_record). */
 static int collect_records(struct bb_engine *e, int warm)
 {
     const struct bb_mech_record *m, *r;
@@ -314,6 +341,10 @@ static int collect_records(struct bb_engine *e, int warm)
     int rc = append_records(e, m, nm, 0);
     if (rc == BB_OK)
         rc = append_records(e, r, nr, 0);
+    if (rc == BB_OK && e->cs) {
+        const size_t nc = bb_cstream_records(e->cs, &r);
+        rc = append_records(e, r, nc, 0);
+    }
     if (rc == BB_OK && warm) {
         const size_t wm = bb_mech_records(e->wmech, &m), wr = bb_rstream_records(e->wrs, &r);
         rc = append_records(e, m, wm, e->p.H);
@@ -329,6 +360,8 @@ static int ready(const struct bb_engine *e)
     int rc = bb_mech_ready(e->mech);
     if (rc == BB_OK && e->rs)
         rc = bb_rstream_ready(e->rs);
+    if (rc == BB_OK && e->cs)
+        rc = bb_cstream_ready(e->cs);
     if (rc == BB_OK && e->wmech)
         rc = bb_mech_ready(e->wmech);
     if (rc == BB_OK && e->wrs)
@@ -364,6 +397,23 @@ static void chosen_rows(struct bb_engine *e, const struct bb_episode *ep)
         e->rows[h] = chosen(e, ep, h);
 }
 
+/* With the count stream: e->cell and e->state := the path of ep, whose
+ * rows domain_check found tabular: the cell of step h is its action's row
+ * index s_h A + a_h, the state that row's index over A. */
+static void tabular_path(struct bb_engine *e, const struct bb_episode *ep)
+{
+    const int A = e->p.A, d = e->p.d;
+    for (int h = 0; h < e->p.H; h++) {
+        const double *phi = chosen(e, ep, h);
+        int one = 0;
+        for (int j = 0; j < d; j++)
+            if (phi[j] != 0)
+                one = j;
+        e->cell[h] = one;
+        e->state[h] = one / A;
+    }
+}
+
 /* After episode k was taken: if k is a release point, the released prefix
  * becomes Lambda~ (Alg. 1 line 19) and the schedule's view. */
 static int warm_billboard(struct bb_engine *e);
@@ -382,8 +432,8 @@ static int after_add(struct bb_engine *e)
     return refresh(e);
 }
 
-/* Every feature row of ep in the declared set (bb_params_feature_row_ok);
- * the pointer to the first that is not into field, as bb_episode_check. */
+/* Every state of ep in the declared set (bb_params_state_ok); the pointer
+ * to the first row that is not into field, as bb_episode_check. */
 static int domain_check(const struct bb_engine *e, const struct bb_episode *ep, char *field,
                         size_t fieldlen, char *why, size_t whylen)
 {
@@ -396,14 +446,15 @@ static int domain_check(const struct bb_engine *e, const struct bb_episode *ep, 
         as_simplex.features = BB_FEATURES_SIMPLEX;
         p = &as_simplex;
     }
-    for (int h = 0; h < p->H; h++)
-        for (int a = 0; a < p->A; a++)
-            if (!bb_params_feature_row_ok(p, ep->features + ((size_t)h * p->A + a) * p->d, why,
-                                          whylen)) {
-                if (field && fieldlen)
-                    snprintf(field, fieldlen, "/steps/%d/features/%d", h, a);
-                return BB_EINVAL;
-            }
+    for (int h = 0; h < p->H; h++) {
+        int bad = 0;
+        if (!bb_params_state_ok(p, ep->features + (size_t)h * p->A * p->d, NULL, &bad, why,
+                                whylen)) {
+            if (field && fieldlen)
+                snprintf(field, fieldlen, "/steps/%d/features/%d", h, bad);
+            return BB_EINVAL;
+        }
+    }
     return BB_OK;
 }
 
@@ -430,11 +481,14 @@ int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field,
         rc = bb_mech_add(e->wmech, e->rows, &e->rng_w);
     if (rc == BB_OK && warm)
         rc = bb_rstream_add(e->wrs, e->rows, ep->reward, &e->rng_w);
-    if (rc == BB_OK && e->rs) { /* the reward stream takes the episode too */
+    if (rc == BB_OK && e->rs) /* the reward stream takes the episode too */
         rc = bb_rstream_add(e->rs, e->rows, ep->reward, &e->rng_r);
-        if (rc == BB_OK)
-            rc = collect_records(e, warm);
+    if (rc == BB_OK && e->cs) { /* and the count stream its path */
+        tabular_path(e, ep);
+        rc = bb_cstream_add(e->cs, e->cell, e->state, &e->rng_c);
     }
+    if (rc == BB_OK && e->rs)
+        rc = collect_records(e, warm);
     if (rc != BB_OK)
         return rc;
     return after_add(e);
@@ -456,6 +510,10 @@ static int replay_one(void *ctx, const struct bb_episode *ep)
     }
     if (rc == BB_OK && e->rs)
         rc = bb_rstream_add(e->rs, e->rows, ep->reward, NULL);
+    if (rc == BB_OK && e->cs) {
+        tabular_path(e, ep);
+        rc = bb_cstream_add(e->cs, e->cell, e->state, NULL);
+    }
     if (rc == BB_OK && e->wmech && e->store.n <= e->pw.K_max) {
         rc = bb_mech_replay(e->wmech, e->rows);
         if (rc == BB_OK)
@@ -483,10 +541,13 @@ int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
                 break;
             }
         }
-        if (!bb_rstream_owns(&r))
-            rc = bb_mech_load(m, &r);
-        else /* a stream's record where none is in force is malformed */
+        /* a stream's record where none is in force is malformed */
+        if (bb_cstream_owns(&r))
+            rc = e->cs && m == e->mech ? bb_cstream_load(e->cs, &r) : BB_EINVAL;
+        else if (bb_rstream_owns(&r))
             rc = s ? bb_rstream_load(s, &r) : BB_EINVAL;
+        else
+            rc = bb_mech_load(m, &r);
     }
     if (rc == BB_OK)
         rc = ready(e);
@@ -620,6 +681,8 @@ void bb_update_free(struct bb_update *u)
     free(u->ridge_step);
     free(u->reward);
     free(u->reward_sd);
+    free(u->counts);
+    free(u->counts_sd);
     free(u);
 }
 
@@ -665,6 +728,18 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
             return rc;
         }
     }
+    if (e->cs) { /* and the count stream's */
+        const size_t w = (size_t)d * (size_t)bb_params_states(&e->p);
+        u->counts = malloc(sizeof(double) * (size_t)(H - 1) * w);
+        u->counts_sd = malloc(sizeof(double) * (size_t)(H - 1));
+        int rc = u->counts && u->counts_sd ? BB_OK : BB_ENOMEM;
+        for (int h = 0; rc == BB_OK && h < H - 1; h++)
+            rc = bb_cstream_release(e->cs, h, u->counts + (size_t)h * w, &u->counts_sd[h]);
+        if (rc != BB_OK) {
+            bb_update_free(u);
+            return rc;
+        }
+    }
     /* Charge the cap now: an update begun counts even if it later fails, so
      * N_max can never be exceeded by retries. */
     int rc = bb_schedule_record(&e->sched, u->logdet, u->n);
@@ -698,6 +773,8 @@ int bb_engine_update_run(struct bb_update *u)
         .sigma_y = u->sigma_y,
         .reward = u->reward,
         .reward_sd = u->reward_sd,
+        .counts = u->counts,
+        .counts_sd = u->counts_sd,
         .update = u->number,
         .prior_cut = u->prior_cut,
     };

@@ -66,6 +66,11 @@ size_t bb_engine_records(const struct bb_engine *e, const struct bb_mech_record 
  * its noise's sd per coordinate (rstream.h): what the next update reads.
  * BB_ENOTFOUND where no stream is in force (bb_params_reward_stream). */
 int bb_engine_reward(const struct bb_engine *e, int h, double *out, double *sd) BB_WARN_UNUSED;
+/* The count stream's latest release of step h < H - 1 (d S entries into
+ * out, row-major: entry c S + s') and its noise's sd per entry
+ * (cstream.h): what the next update reads. BB_ENOTFOUND where the counts
+ * are not in force (bb_params_counts). */
+int bb_engine_counts(const struct bb_engine *e, int h, double *out, double *sd) BB_WARN_UNUSED;
 /* The warm-up's reward stream's release of step h, as bb_engine_reward
  * (docs/PRIVACY.md §2.5). BB_ENOTFOUND where no warm-up is in force. */
 int bb_engine_warm_reward(const struct bb_engine *e, int h, double *out, double *sd)

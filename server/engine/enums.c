@@ -17,6 +17,7 @@ const char *const bb_prior_policy_names[] = {
 const char *const bb_features_names[] = {[BB_FEATURES_BALL] = "ball",
                                          [BB_FEATURES_SIMPLEX] = "simplex",
                                          [BB_FEATURES_ONEHOT] = "onehot",
+                                         [BB_FEATURES_TABULAR] = "tabular",
                                          [BB_FEATURES_AUTO] = "auto",
                                          NULL};
 const char *const bb_conversion_names[] = {

@@ -84,14 +84,21 @@ enum bb_prior_policy { BB_PRIOR_UNIFORM = 0, BB_PRIOR_GREEDY = 1 };
  *                        mechanisms draw no noise off the diagonal and the
  *                        tight shift bounds d scalars, not a d x d matrix
  *                        (docs/PRIVACY.md §1.6)
- *   BB_FEATURES_AUTO     the simulator's: the smallest of onehot, simplex,
- *                        ball that holds every row of the environment's
+ *   BB_FEATURES_TABULAR  onehot rows in the tabular layout: a state s's row
+ *                        of action a is e_{sA+a}, d = S A, so the state an
+ *                        episode moved to is known from its rows. Everything
+ *                        onehot gives, and the next values in the targets
+ *                        come from transition counts released once
+ *                        (cstream.h; docs/PRIVACY.md §2.6)
+ *   BB_FEATURES_AUTO     the simulator's: the smallest of tabular, onehot,
+ *                        simplex, ball that holds every row of the environment's
  *                        feature map; bb_params_derive refuses it */
 enum bb_features {
     BB_FEATURES_BALL = 0,
     BB_FEATURES_SIMPLEX = 1,
     BB_FEATURES_ONEHOT = 2,
-    BB_FEATURES_AUTO = 3,
+    BB_FEATURES_TABULAR = 3,
+    BB_FEATURES_AUTO = 4,
 };
 
 /* How a budget given as (epsilon, delta) becomes the zCDP rho every noise
@@ -184,7 +191,7 @@ enum bb_final_prior { BB_FINAL_PRIOR_KEPT = 0, BB_FINAL_PRIOR_NONE = 1, BB_FINAL
 /* The names of each enum's values, indexed by value, NULL after the last:
  * "corrected", "paper"; "rare", "every", "release"; "paper", "tight";
  * "horizon", "remaining"; "uniform", "greedy"; "ball", "simplex",
- * "onehot", "auto"; "bun-steinke", "cks"; "triangle", "nonnegative",
+ * "onehot", "tabular", "auto"; "bun-steinke", "cks"; "triangle", "nonnegative",
  * "centred"; "refuse", "double"; "float", "exact"; "update", "stream";
  * "set", "sample"; "kept", "none", "taper".
  * Static. */

@@ -8,7 +8,8 @@
 
 int bb_params_simplex_rows(const struct bb_params *p)
 {
-    return p->features == BB_FEATURES_SIMPLEX || p->features == BB_FEATURES_ONEHOT;
+    return p->features == BB_FEATURES_SIMPLEX || p->features == BB_FEATURES_ONEHOT ||
+           p->features == BB_FEATURES_TABULAR;
 }
 
 double bb_params_row_slack(const struct bb_params *p)
@@ -21,14 +22,36 @@ double bb_params_row_slack(const struct bb_params *p)
 
 int bb_params_diagonal_gram(const struct bb_params *p)
 {
-    return p->features == BB_FEATURES_ONEHOT;
+    return p->features == BB_FEATURES_ONEHOT || p->features == BB_FEATURES_TABULAR;
+}
+
+int bb_params_tabular(const struct bb_params *p)
+{
+    return p->features == BB_FEATURES_TABULAR;
+}
+
+/* The protocol's name of the declared set. */
+static enum bb_feature_set set_of(const struct bb_params *p)
+{
+    switch (p->features) {
+    case BB_FEATURES_ONEHOT:
+        return BB_FEATURE_SET_ONEHOT;
+    case BB_FEATURES_TABULAR:
+        return BB_FEATURE_SET_TABULAR;
+    case BB_FEATURES_SIMPLEX:
+        return BB_FEATURE_SET_SIMPLEX;
+    default:
+        return BB_FEATURE_SET_BALL;
+    }
+}
+
+int bb_params_state_ok(const struct bb_params *p, const double *rows, int *state, int *bad,
+                       char *why, size_t whylen)
+{
+    return bb_feature_state_in_set(set_of(p), rows, p->A, p->d, state, bad, why, whylen);
 }
 
 int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char *why, size_t whylen)
 {
-    if (!bb_params_simplex_rows(p))
-        return 1;
-    enum bb_feature_set set =
-        p->features == BB_FEATURES_ONEHOT ? BB_FEATURE_SET_ONEHOT : BB_FEATURE_SET_SIMPLEX;
-    return bb_feature_row_in_set(set, phi, p->d, why, whylen);
+    return bb_feature_row_in_set(set_of(p), phi, p->d, why, whylen);
 }

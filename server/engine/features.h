@@ -15,8 +15,8 @@ struct bb_params;
  * (bb_params_feature_row_ok). */
 #define BB_SIMPLEX_SLACK 1e-9
 
-/* Whether the declared rows lie in the simplex: BB_FEATURES_SIMPLEX or
- * BB_FEATURES_ONEHOT. */
+/* Whether the declared rows lie in the simplex: BB_FEATURES_SIMPLEX,
+ * BB_FEATURES_ONEHOT or BB_FEATURES_TABULAR. */
 int bb_params_simplex_rows(const struct bb_params *p);
 
 /* How far above 1 the squared norm of an accepted ball row can be: the
@@ -30,12 +30,24 @@ int bb_params_simplex_rows(const struct bb_params *p);
 double bb_params_row_slack(const struct bb_params *p);
 
 /* Whether every Gram sum is diagonal, so the mechanisms noise the diagonal
- * only (noise.h, bb_sym_sampler): BB_FEATURES_ONEHOT. */
+ * only (noise.h, bb_sym_sampler): BB_FEATURES_ONEHOT or _TABULAR. */
 int bb_params_diagonal_gram(const struct bb_params *p);
+
+/* Whether the rows are declared tabular (enums.h): the state an episode
+ * moved to is known from its rows (bb_params_state_ok). */
+int bb_params_tabular(const struct bb_params *p);
+
+/* Whether the A rows of one state (A x d) lie in the declared set
+ * (bb_feature_state_in_set): for tabular rows its state into *state (-1
+ * for other sets; may be NULL), else 0 with the first bad action into *bad
+ * and the reason into why. */
+int bb_params_state_ok(const struct bb_params *p, const double *rows, int *state, int *bad,
+                       char *why, size_t whylen);
 
 /* Whether a feature row lies in the declared set beyond the unit ball: for
  * simplex rows, every entry >= 0 and their exact real sum <= 1; for
- * BB_FEATURES_ONEHOT also at most one entry nonzero; always for
+ * BB_FEATURES_ONEHOT and _TABULAR also at most one entry nonzero (the
+ * tabular layout is a state's, bb_params_state_ok); always for
  * BB_FEATURES_BALL. The reason into why. */
 int bb_params_feature_row_ok(const struct bb_params *p, const double *phi, char *why,
                              size_t whylen);

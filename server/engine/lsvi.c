@@ -37,7 +37,9 @@ int bb_lsvi_ws_init(struct bb_lsvi_ws *ws, int A, int d, int threads)
     ws->sq = malloc(sizeof(double) * (size_t)d * d);
     ws->qd = malloc(sizeof(double) * (size_t)d);
     ws->linv = malloc(sizeof(double) * (size_t)d * d);
-    int ok = ws->target && ws->y && ws->w_next && ws->eye && ws->sq && ws->qd && ws->linv;
+    ws->vs = malloc(sizeof(double) * (size_t)d);
+    int ok = ws->target && ws->y && ws->w_next && ws->eye && ws->sq && ws->qd && ws->linv &&
+             ws->vs;
     for (int j = 0; ok && j < d; j++)
         ws->eye[(size_t)j * d + j] = 1.0;
     for (int t = 0; t < ws->threads; t++) {
@@ -65,6 +67,7 @@ void bb_lsvi_ws_release(struct bb_lsvi_ws *ws)
     free(ws->sq);
     free(ws->qd);
     free(ws->linv);
+    free(ws->vs);
     memset(ws, 0, sizeof(*ws));
 }
 
@@ -204,6 +207,35 @@ double bb_lsvi_next_bound(int d, const double *l, const double *u, double beta,
     return (1.0 + BB_SIMPLEX_SLACK) * b;
 }
 
+/* With the counts (lsvi.h): v := the next values of the S tabular states,
+ * whose rows e_{sA+a} are rows sA .. sA+A-1 of the identity, and y +=
+ * N~_h (v - m 1) for the d x S release N (row-major), whose entries have
+ * noise sd a; the centre goes back as m (Lambda~_h - r I) 1, whose
+ * diagonal has noise sd b. Every m gives the same sum without noise; *m :=
+ * the one with the least noise per coordinate, a^2 ||v - m 1||^2 + b^2
+ * m^2: m = a^2 S vbar / (a^2 S + b^2) (vbar their mean; vbar itself
+ * without noise). Returns that noise's sd. */
+static double add_counted_values(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws,
+                                 const double *N, const double *chol, const double *w,
+                                 double cap, double discount, double a, double b, double *m)
+{
+    const int d = job->p->d, S = d / job->p->A;
+    memset(ws->target, 0, sizeof(double) * (size_t)S);
+    add_next_values(job, ws, ws->eye, S, chol, w, cap, discount);
+    double mean = 0, norm = 0;
+    for (int q = 0; q < S; q++)
+        mean += ws->target[q];
+    mean /= S;
+    const double a2S = a * a * S, c = a2S + b * b > 0 ? a2S * mean / (a2S + b * b) : mean;
+    for (int q = 0; q < S; q++) {
+        ws->vs[q] = ws->target[q] - c;
+        norm += ws->vs[q] * ws->vs[q];
+    }
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, d, S, 1.0, N, S, ws->vs, 1, 1.0, ws->y, 1);
+    *m = c;
+    return sqrt(a * a * norm + b * b * c * c);
+}
+
 int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
 {
     const struct bb_params *p = job->p;
@@ -219,8 +251,12 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
     const int bound = bb_params_next_bound(p);
     double b_next = INFINITY; /* B_{h+1}: none for the last step */
     const double centre = bb_params_y_centre(p);
-    if (centre > 0 && !job->gram)
+    const int counts = job->counts != NULL;
+    if ((centre > 0 || counts) && !job->gram)
         return BB_EINVAL;
+    if (counts && (d % p->A != 0 || !job->counts_sd))
+        return BB_EINVAL;
+    const size_t dS = (size_t)d * (size_t)(d / p->A);
     double discount = 0; /* nu sigma_{h+1}: none for the last step */
     const int stream = job->reward != NULL;
     for (int h = H - 1; h >= 0; h--) {
@@ -235,8 +271,9 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             cap = ldexp(value_cap, -20);
         const double *w_next = prior ? ws->w_next : job->w + (size_t)(h + 1) * d;
         /* c_h: 0 unless centred; the part summed here is the next values'
-         * alone with the stream, and both parts are added back below */
-        const double c = centre * (stream ? cap : 1.0 + cap);
+         * alone with the stream, the rewards' alone with the counts, and
+         * both parts are added back below */
+        const double c = centre * (counts ? 1.0 : stream ? cap : 1.0 + cap);
         const double ridge = job->ridge_step ? job->ridge_step[h] : job->ridge;
         const struct bb_sampler *ys = &job->y_noise[h];
         struct bb_sampler at;
@@ -256,15 +293,17 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
             if (rc != BB_OK)
                 return rc;
         }
-        /* with the stream the last step has no part to sum: y_h = 0 */
-        for (long b = 0; b < (stream && h == H - 1 ? 0 : nblocks); b++) {
+        /* with the stream the episodes hold only the next values, which
+         * the last step has none of and the counts hold: then y_h = 0 */
+        const int sum = !stream || (!counts && h < H - 1);
+        for (long b = 0; b < (sum ? nblocks : 0); b++) {
             long len = bb_store_block_len(b, job->n);
             if (stream) /* the rewards are the stream's (rstream.h) */
                 memset(ws->target, 0, sizeof(double) * (size_t)len);
             else
                 memcpy(ws->target, bb_store_reward(job->store, b, h),
                        sizeof(double) * (size_t)len);
-            if (h < H - 1)
+            if (h < H - 1 && !counts)
                 add_next_values(job, ws, bb_store_feat(job->store, b, h + 1), len,
                                 job->chol + (size_t)(h + 1) * dd, w_next,
                                 cap, discount);
@@ -278,9 +317,15 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
                 cblas_dgemv(CblasRowMajor, CblasTrans, (int)len, d, 1.0,
                             bb_store_chosen(job->store, b, h), d, ws->target, 1, 1.0, ws->y, 1);
         }
+        double mean = 0, sd = ys->s2 != 0 ? ys->sigma : 0.0;
+        if (counts && h < H - 1) /* the next values from the counts; their noise */
+            sd = add_counted_values(job, ws, job->counts + (size_t)h * dS,
+                                    job->chol + (size_t)(h + 1) * dd, w_next, cap, discount,
+                                    job->counts_sd[h],
+                                    bb_params_counts_gram_sd(p, job->counts_sd[h]), &mean);
         double *wh = job->w + (size_t)h * d;
-        /* the sd of the noise in y~_h: this update's draw and the stream's */
-        double sd = ys->s2 != 0 ? ys->sigma : 0.0;
+        /* the sd of the noise in y~_h: this update's draw (or the counts')
+         * and the stream's */
         if (stream)
             sd = sqrt(sd * sd + job->reward_sd[h] * job->reward_sd[h]);
         if (job->sigma_y)
@@ -289,7 +334,7 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
         discount = p->next_discount * sd;
         for (int j = 0; j < d; j++) {
             double v = ws->y[j];
-            if (ys->s2 != 0 && !(BB_MUTANT(NOISE_OFF_STEP) && h == 0)) /* Alg. 1 line 9 */
+            if (ys->s2 != 0 && !counts && !(BB_MUTANT(NOISE_OFF_STEP) && h == 0)) /* line 9 */
                 v = (exact ? v : bb_grid_snap(v, ys->grid)) + bb_sampler_draw(ys, job->rng);
             if (stream)
                 v += job->reward[(size_t)h * d + j];
@@ -297,7 +342,10 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
         }
         if (job->y_noisy) /* the releases themselves, each on its grid */
             memcpy(job->y_noisy + (size_t)h * d, wh, sizeof(double) * (size_t)d);
-        if (centre > 0) /* c_h, or with the stream both parts' centres */
+        if (counts) /* both parts' centres: the rewards' and the values' */
+            uncentre(wh, job->gram + (size_t)h * dd, d, ridge,
+                     mean + centre * (stream && h == H - 1 ? 1.0 + cap : 1.0));
+        else if (centre > 0) /* c_h, or with the stream both parts' centres */
             uncentre(wh, job->gram + (size_t)h * dd, d, ridge, centre * (1.0 + cap));
         int rc;
         if (prior) { /* the next values of step h-1: towards m_h, not 0 */

@@ -35,6 +35,20 @@
  * V_{h+1}(x_{h+1}^i), noised at sensitivity y_pair cap (cap floored at
  * 2^-20 of the value cap), and y~_h is that release plus the stream's R~_h.
  *
+ * With the transition counts (job->counts; counts.h: tabular rows, S =
+ * d / A states) the next-value part of step h < H - 1's targets is
+ * instead computed from the count stream's release and this update's own
+ * values, post-processing:
+ *   y_h^N = N~_h (v_{h+1} - m 1),  v_{h+1}(s) = V_{h+1}(s),
+ * with V_{h+1} of each state as above (clip, bound, discount), and m
+ * (Lambda~_h - ridge_h I) 1 is added back after it. Sum_q N_h(j, q) = the
+ * count of cell j, so with no noise that is exactly the episodes' sum for
+ * every m. With a = counts_sd[h] and b the Gram diagonal's noise sd
+ * (bb_params_counts_gram_sd), the noise per coordinate has variance a^2
+ * ||v - m 1||^2 + b^2 m^2; m = a^2 S vbar / (a^2 S + b^2), vbar the
+ * values' mean, makes it least. No noise is drawn: that sd stands in for
+ * the update's own in the discount and sigma_y.
+ *
  * With centred targets (bb_params_y_centre(p) = kappa > 0: private, simplex
  * rows, y-sensitivity centred) the sum released for step h is instead
  *   y_h^c = sum_i phi_h^i (t_i - c_h 1^T phi_h^i),   c_h = kappa (1 + cap_h),
@@ -75,6 +89,7 @@ struct bb_lsvi_ws {
     double *eye, *sq;                        /* d*d: the identity, scratch */
     double *qd;                              /* d: Q of the simplex's corners */
     double *linv;                            /* d*d: L^-1 of the next step's factor */
+    double *vs;                              /* d: the next values of tabular states */
 };
 
 /* threads: 1 .. BB_LSVI_MAX_THREADS; 0 means the number of online CPUs. */
@@ -105,6 +120,10 @@ struct bb_lsvi_job {
                                         releases R~_h (rstream.h), which then stand for
                                         the rewards in the targets */
     const double *reward_sd;         /* borrowed, H: their noise's sd (with reward) */
+    const double *counts;            /* borrowed, (H-1)*d*S, or NULL: the count stream's
+                                        releases N~_h (cstream.h), which then stand for
+                                        the episodes' next values in the targets */
+    const double *counts_sd;         /* borrowed, H-1: their noise's sd (with counts) */
     long update;                     /* this update's number, 1-based: its share of
                                         rho_y (bb_params_y_update_share); 0 draws at
                                         the base sds */

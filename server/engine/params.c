@@ -31,6 +31,7 @@
 #define SHIFT_SCALE_DEFAULT     0.25  /* lambda~ / the tight bound (§1.4) */
 #define SHIFT_SCALE_ONEHOT      0.4   /* lambda~ / the diagonal bound of onehot rows (§1.6) */
 #define RELEASE_BASE_DEFAULT    1.25  /* g of the release grid k0 g^i (§1.2) */
+#define RELEASE_BASE_TABULAR    1.1   /* g with tabular rows, whose updates cost no rho (§2.6) */
 #define NEXT_DISCOUNT_DEFAULT   2.0   /* nu of the next values' noise discount (§3.5) */
 #define FIRST_SHARE_DEFAULT     2.0   /* a: the first update's share of rho_y (§2.3) */
 #define WARM_SHARE_DEFAULT      0.15  /* phi: the warm-up's share of rho (§2.5) */
@@ -51,7 +52,7 @@ void bb_params_defaults(struct bb_params *p)
     p->update_rule = BB_UPDATE_RARE;
     p->beta = 1.0;
     p->mechanism = BB_MECH_AUTO;
-    p->release_base = RELEASE_BASE_DEFAULT;
+    p->release_base = 0;  /* auto: by the feature set, check_levers */
     p->release_start = 0; /* auto: bb_params_derive */
     p->prior_policy = BB_PRIOR_UNIFORM;
     p->shift_bound = BB_BOUND_TIGHT;
@@ -88,7 +89,9 @@ void bb_params_describe(const struct bb_params *p, char *gram, size_t gramlen, c
         snprintf(gram, gramlen, "L=%d%s", p->L, diag);
     else
         snprintf(gram, gramlen, "g=%g k0=%g%s", p->release_base, p->release_start, diag);
-    const char *bound = bb_params_reward_stream(p)
+    /* at most 63 characters in all: the ledger's field (billboard/privacy.h) */
+    const char *bound = bb_params_counts(p) ? ", rewards by stream, next values by counts"
+                        : bb_params_reward_stream(p)
                             ? (bb_params_next_bound(p) ? ", next-value bound, rewards by stream"
                                                        : ", rewards by stream")
                             : (bb_params_next_bound(p) ? ", next-value bound" : "");
@@ -129,6 +132,20 @@ static double start_sigma(const struct bb_params *q)
  * only. */
 static int derive_auto_start(struct bb_params *p, char *why, size_t whylen)
 {
+    if (bb_params_tabular(p)) {
+        /* Tabular rows: the start onehot rows would have on the default
+         * grid, whose updates draw the noise the rule reads (§2.6). */
+        struct bb_params o = *p;
+        o.features = BB_FEATURES_ONEHOT;
+        o.release_base = RELEASE_BASE_DEFAULT;
+        int rc = derive_auto_start(&o, why, whylen);
+        if (rc != BB_OK || !o.is_private || bb_mechanism_is_tree(o.mechanism)) {
+            p->release_start = 1;
+            return rc != BB_OK ? rc : derive_at(p, why, whylen);
+        }
+        p->release_start = o.release_start;
+        return derive_at(p, why, whylen);
+    }
     struct bb_params q = *p;
     q.release_start = 1;
     int rc = derive_at(&q, why, whylen);
@@ -235,6 +252,8 @@ static const char *check_levers(struct bb_params *p)
         return "unknown rule for an indefinite Lambda~";
     if (!bb_bound_name(p->shift_bound))
         return "unknown shift bound";
+    if (p->release_base == 0)
+        p->release_base = bb_params_tabular(p) ? RELEASE_BASE_TABULAR : RELEASE_BASE_DEFAULT;
     if (!(p->release_base > 1 && p->release_base <= 1024))
         return "release grid base g must be in (1, 1024]";
     if (p->release_start != 0 &&
@@ -253,7 +272,9 @@ static const char *check_levers(struct bb_params *p)
     if (!(p->prior_value >= 0 && p->prior_value <= 1))
         return "prior value must be 'auto' or in [0, 1]";
     if (p->features != BB_FEATURES_BALL && !bb_params_simplex_rows(p))
-        return "features must be ball, simplex or onehot";
+        return "features must be ball, simplex, onehot or tabular";
+    if (bb_params_tabular(p) && p->d % p->A != 0)
+        return "features tabular need d = S A: the dimension must be a multiple of the actions";
     if (!(p->plausible_z >= 0 && p->plausible_z <= 10))
         return "plausible set z must be in [0, 10]";
     if (!(p->plausible_floor >= 0 && p->plausible_floor <= 1))
@@ -358,6 +379,10 @@ long bb_params_exact_k_max(const struct bb_params *p)
         if (kr < k)
             k = kr;
     }
+    /* The count stream (cstream.c): integer increments, exact; its (C x)_t
+     * as the Gram's. */
+    if (bb_params_counts(p) && bb_params_grid_counts(p) / 2.0 / gamma < k)
+        k = bb_params_grid_counts(p) / 2.0 / gamma;
     return k >= 0x1p62 ? LONG_MAX : (long)floor(k);
 }
 
@@ -492,6 +517,12 @@ static int derive_at(struct bb_params *p, char *why, size_t whylen)
     if (rc != BB_OK)
         return rc;
     ynoise_derive(p);
+    if (bb_params_counts(p) &&
+        (double)(p->H - 1) * (2.0 * (double)p->releases + 1.0) * p->d * bb_params_states(p) >
+            (double)BB_COUNTS_MAX_ENTRIES)
+        return fail(why, whylen,
+                    "the transition counts of tabular rows would take more than 512 MiB at "
+                    "this H, d, A and release grid (docs/PRIVACY.md §2.6)");
     return BB_OK;
 }
 
@@ -601,11 +632,19 @@ double bb_params_rho_reward_spent(const struct bb_params *p, long episodes)
     return p->is_private && episodes > 0 ? bb_params_rho_reward(p) : 0.0;
 }
 
+double bb_params_rho_counts_spent(const struct bb_params *p, long episodes)
+{
+    return p->is_private && episodes > 0 ? bb_params_rho_counts(p) : 0.0;
+}
+
 double bb_params_rho_y_spent(const struct bb_params *p, long updates)
 {
     if (!p->is_private || updates <= 0)
         return 0.0;
-    const double rho_u = p->rho_y - bb_params_rho_reward(p); /* the updates' part */
+    /* the updates' part: none with the counts, which hold the next values */
+    const double rho_u = p->rho_y - bb_params_rho_reward(p) - bb_params_rho_counts(p);
+    if (!(rho_u > 0))
+        return 0.0;
     if (updates >= p->max_updates && bb_params_first_share(p) != 1.0)
         return rho_u; /* every share: exactly the updates' part */
     /* the first update's share, then the later ones' (all 1 with equal shares) */
@@ -619,7 +658,8 @@ double bb_params_rho_spent(const struct bb_params *p, long episodes, long update
                            double *y)
 {
     const double g = bb_params_rho_gram_spent(p, episodes);
-    const double v = bb_params_rho_reward_spent(p, episodes) + bb_params_rho_y_spent(p, updates);
+    const double v = bb_params_rho_reward_spent(p, episodes) +
+                     bb_params_rho_counts_spent(p, episodes) + bb_params_rho_y_spent(p, updates);
     if (gram)
         *gram = g;
     if (y)

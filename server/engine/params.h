@@ -12,6 +12,7 @@
  *   release.h     release grids, square-root and Honaker coefficients
  *   features.h    the declared feature set
  *   ynoise.h      the noise of the regression targets
+ *   counts.h      the transition counts of tabular rows
  * A mechanism's own calibration (its S and prefix term) is its mech_*.c's
  * (mech_impl.h). Nothing else in the code computes a privacy constant.
  */
@@ -22,6 +23,7 @@
 
 #include "billboard/err.h"
 #include "conversion.h"
+#include "counts.h"
 #include "enums.h"
 #include "features.h"
 #include "paramset.h"
@@ -95,6 +97,11 @@ double bb_params_rho_gram_spent(const struct bb_params *p, long episodes);
  * and when non-private). */
 double bb_params_rho_reward_spent(const struct bb_params *p, long episodes);
 
+/* zCDP spent by the count stream (counts.h) after k episodes: its whole
+ * rho_N from the first episode on, as the reward stream's (0 without it
+ * and when non-private). */
+double bb_params_rho_counts_spent(const struct bb_params *p, long episodes);
+
 /* The warm-up's first point: its points are BB_WARM_START 2^j below k0. */
 #define BB_WARM_START 250.0
 
@@ -142,14 +149,15 @@ long bb_params_warm_point(long n);
 double bb_params_rho_warm_spent(const struct bb_params *p, long episodes);
 
 /* zCDP spent by the updates' y noise after n updates: n shares of rho_y -
- * rho_R (the first update's bb_params_y_update_share, then the later
- * ones'), each share in units of 1 / N_max of it; exactly rho_y - rho_R
- * after N_max. 0 when non-private or before the first update. */
+ * rho_R - rho_N (the first update's bb_params_y_update_share, then the
+ * later ones'), each share in units of 1 / N_max of it; exactly that after
+ * N_max. 0 when non-private, before the first update, and with the
+ * counts, whose updates draw nothing. */
 double bb_params_rho_y_spent(const struct bb_params *p, long updates);
 
 /* The privacy budget spent after the given episodes and updates: the sum
- * of the three above, the Gram mechanism's written into *gram and the
- * stream's and the updates' together (y's budget) into *y where those are
+ * of the above, the Gram mechanism's written into *gram and the streams'
+ * and the updates' together (y's budget) into *y where those are
  * non-NULL. rho-zCDP composes additively (docs/PRIVACY.md). */
 double bb_params_rho_spent(const struct bb_params *p, long episodes, long updates, double *gram,
                            double *y);

@@ -32,7 +32,9 @@ struct bb_params {
     enum bb_calibration calibration;
     enum bb_update_rule update_rule;
     enum bb_mechanism mechanism;
-    double release_base;  /* g of the release grid (grid mechanisms); default 1.25 */
+    double release_base;  /* g of the release grid (grid mechanisms); 0 = auto (the
+                             default), resolved by bb_params_derive: 1.25, or 1.1
+                             for tabular rows */
     double release_start; /* k0: the first release point; 0 = auto (the default),
                              resolved by bb_params_derive */
     enum bb_bound shift_bound;

@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "counts.h"
 #include "features.h"
 #include "mutation.h"
 #include "noise.h"
@@ -205,8 +206,8 @@ double bb_params_sigma_reward(const struct bb_params *p, int h)
 
 double bb_params_sigma_next(const struct bb_params *p, int h)
 {
-    if (!bb_params_reward_stream(p))
-        return 0.0;
+    if (!bb_params_reward_stream(p) || bb_params_counts(p))
+        return 0.0; /* with the counts the updates draw nothing (counts.h) */
     const double c = bb_params_value_cap(p, h), B = 1.0 + c;
     return bb_params_y_pair(p) *
            sqrt(sqrt((double)p->max_updates) * c * B * split_q(p) / (2.0 * p->rho_y));

@@ -120,7 +120,9 @@ int bb_params_reward_stream(const struct bb_params *p);
  * without (rewards and next values). */
 double bb_params_y_range(const struct bb_params *p, double cap);
 
-/* sigma_R,h and sigma_V,h above; 0 without the stream. With the stream,
+/* sigma_R,h and sigma_V,h above; 0 without the stream, and sigma_V,h 0
+ * with the transition counts (counts.h), which then hold the next values'
+ * part and its noise. With the stream,
  * bb_params_sigma_y_step(p, h) is sigma_V,h: the _at, _update and _drawn
  * values below scale it with the range y_pair * bb_params_y_range. */
 double bb_params_sigma_reward(const struct bb_params *p, int h);

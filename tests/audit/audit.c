@@ -13,7 +13,9 @@
  * recovers from the stored episodes and noise records, as a restarted
  * daemon would. A warm-up case records instead what the warm-up publishes
  * before k0, and nothing else: each warm billboard's Lambda~_1 and the
- * released reward vector it holds. A linear discriminant learned on N
+ * released reward vector it holds. A counts case records the transition
+ * counts of tabular rows the count stream releases at each grid point,
+ * and nothing else: every update computes its targets from them. A linear discriminant learned on N
  * training trials of each side scores the observation; a threshold test
  * chosen on those scores is evaluated on N held-out trials of each side,
  * and Clopper–Pearson bounds (97.5 % each, so 95 % jointly) give a lower
@@ -54,13 +56,16 @@
 #define AUDIT_DELTA 1e-2
 #define AUDIT_ALPHA 0.025
 
-enum claim { CLAIM_GRAM, CLAIM_Y, CLAIM_TOTAL, CLAIM_WARM };
+enum claim { CLAIM_GRAM, CLAIM_Y, CLAIM_TOTAL, CLAIM_WARM, CLAIM_COUNTS };
 /* KIND_Y: with the reward stream in force (the default), H = 1 puts all of
  * y in the stream (docs/PRIVACY.md §2.4); KIND_Y_UPDATES: the rewards in
  * every update instead, as databases created before the stream have it;
  * KIND_WARM: the warm-up's billboards before k0 (its own Gram mechanism and
- * reward stream at rho_warm), and nothing else. */
-enum kind { KIND_GRAM, KIND_Y, KIND_Y_UPDATES, KIND_VCLIP, KIND_WARM };
+ * reward stream at rho_warm), and nothing else; KIND_COUNTS: the count
+ * stream's releases of tabular rows (H = 2, one action, so d = S = 2:
+ * state s's row is e_s), and nothing else; the other episodes stay in
+ * state 0. */
+enum kind { KIND_GRAM, KIND_Y, KIND_Y_UPDATES, KIND_VCLIP, KIND_WARM, KIND_COUNTS };
 
 struct side {
     double row[MAX_H][D]; /* every action's row at step h */
@@ -152,6 +157,12 @@ static const struct audit_case cases[] = {
     GRAM(BB_MECH_GRID, BB_FEATURES_ONEHOT, "grid", "onehot"),
     GRAM(BB_MECH_GRID_SQRT, BB_FEATURES_SIMPLEX, "grid-sqrt", "simplex"),
     GRAM(BB_MECH_GRID_SQRT, BB_FEATURES_ONEHOT, "grid-sqrt", "onehot"),
+    /* The transition counts (docs/PRIVACY.md §2.6): the pair moves from
+     * state 0 to state 0 against state 1, two entries of N_1 by 1 each,
+     * the replacement's whole Delta^2 = 2 (H - 1); the claim is rho_N.
+     * Last, so that every case before it keeps its seed (its place). */
+    {"counts (tabular)", KIND_COUNTS, BB_MECH_GRID_SQRT, BB_FEATURES_TABULAR,
+     BB_YSENS_CENTRED, CLAIM_COUNTS, 0, {{{E1, E1}, {0, 0}}, {{E1, E2}, {0, 0}}}},
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -163,9 +174,9 @@ static const struct audit_case cases[] = {
 static int configure(const struct audit_case *c, struct bb_params *p, int *K)
 {
     bb_params_defaults(p);
-    p->H = c->kind == KIND_GRAM || c->kind == KIND_VCLIP ? 2 : 1;
+    p->H = c->kind == KIND_GRAM || c->kind == KIND_VCLIP || c->kind == KIND_COUNTS ? 2 : 1;
     p->d = D;
-    p->A = c->kind == KIND_VCLIP ? 1 : 2;
+    p->A = c->kind == KIND_VCLIP || c->kind == KIND_COUNTS ? 1 : 2;
     *K = c->kind == KIND_GRAM ? 8 : 16;
     p->K_max = c->kind == KIND_WARM ? WARM_K0 : *K;
     p->delta = AUDIT_DELTA;
@@ -194,6 +205,20 @@ static int configure(const struct audit_case *c, struct bb_params *p, int *K)
         fprintf(stderr, "bb-audit: %s: %s\n", c->name, why);
         return -1;
     }
+    /* The counts' share of rho is the configuration's: rho scaled until
+     * rho_N is rho_c (a fixed point that a few steps reach). */
+    for (int i = 0; c->kind == KIND_COUNTS && i < 8; i++) {
+        const double rho_n = bb_params_rho_counts(p);
+        if (!(rho_n > 0)) {
+            fprintf(stderr, "bb-audit: %s: no counts in force\n", c->name);
+            return -1;
+        }
+        p->rho *= rho_c / rho_n;
+        if (bb_params_derive(p, why, sizeof(why)) != BB_OK) {
+            fprintf(stderr, "bb-audit: %s: %s\n", c->name, why);
+            return -1;
+        }
+    }
     if (c->kind == KIND_WARM) {
         /* the trial stops at the warm-up's last point: no main release
          * happens before k0 */
@@ -216,6 +241,8 @@ static double claimed_rho(const struct audit_case *c, const struct bb_params *p)
         return p->rho * (1 - p->gram_share);
     case CLAIM_WARM:
         return p->rho_warm;
+    case CLAIM_COUNTS:
+        return bb_params_rho_counts(p);
     case CLAIM_TOTAL:
         break;
     }
@@ -234,6 +261,11 @@ static void fill_episode(const struct audit_case *c, const struct bb_params *p, 
                          int first, struct ep_buf *b)
 {
     memset(b, 0, sizeof(*b));
+    if (!first && c->kind == KIND_COUNTS) { /* tabular rows: state 0 */
+        for (int h = 0; h < p->H; h++)
+            b->features[(size_t)h * p->A * D] = 1.0;
+        return;
+    }
     if (!first)
         return;
     for (int h = 0; h < p->H; h++) {
@@ -398,6 +430,17 @@ static int run_trial(const struct audit_case *c, const struct bb_params *p, int 
                 if (*m + WARM_OBS > cap)
                     goto out;
                 observe_warm(bb, bb_params_y_centre(p), obs, m);
+            }
+            continue;
+        }
+        if (c->kind == KIND_COUNTS) { /* the count stream's releases, and only those */
+            if (bb_engine_released(e) != released) {
+                double n[D * D], sd;
+                released = bb_engine_released(e);
+                if (*m + D * D > cap || bb_engine_counts(e, 0, n, &sd) != BB_OK)
+                    goto out;
+                memcpy(obs + *m, n, sizeof(n));
+                *m += D * D;
             }
             continue;
         }

@@ -963,6 +963,116 @@ static void test_stream_update(void **state)
     bb_engine_free(e);
 }
 
+/* Tabular rows (docs/PRIVACY.md §2.6): an episode whose state's rows are
+ * off the layout e_{sA+a} is refused, named and changes nothing; the count
+ * stream's records, in slots of their own, are needed to recover; and a
+ * recovered engine makes the update the first one makes on the same
+ * release, bit for bit (the updates draw no noise of their own). TA
+ * actions, TS states. */
+enum { TA = 2, TS = 3, TD = TA * TS };
+struct tep {
+    double feat[H * TA * TD];
+    int act[H];
+    double rew[H];
+};
+
+static void tabular_episode(struct bb_rng *r, struct tep *e)
+{
+    memset(e->feat, 0, sizeof(e->feat));
+    for (int h = 0; h < H; h++) {
+        const int s = (int)bb_rng_below(r, TS);
+        for (int a = 0; a < TA; a++)
+            e->feat[(h * TA + a) * TD + s * TA + a] = 1.0;
+        e->act[h] = (int)bb_rng_below(r, TA);
+        e->rew[h] = s == TS - 1 ? bb_rng_uniform(r) : 0.1;
+    }
+}
+
+static int teps_each(void *ctx, bb_engine_put put, void *sink)
+{
+    const struct tep *eps = ctx;
+    for (long k = 0; k < 300; k++) {
+        struct bb_episode v = {eps[k].feat, eps[k].act, eps[k].rew};
+        int rc = put(sink, &v);
+        if (rc != BB_OK)
+            return rc;
+    }
+    return BB_OK;
+}
+
+static void test_tabular_rows(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = H, p.d = TD, p.A = TA, p.K_max = 400, p.rho = 1.0;
+    p.features = BB_FEATURES_TABULAR, p.release_start = 50;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_true(bb_params_counts(&p));
+    struct bb_rng r1, r2, r3, data;
+    bb_rng_init_seeded(&r1, 41);
+    bb_rng_init_seeded(&r2, 42);
+    bb_rng_init_seeded(&r3, 43);
+    bb_rng_init_seeded(&data, 44);
+    struct bb_engine *a, *c, *x;
+    assert_int_equal(bb_engine_new(&p, &r1, &a), BB_OK);
+    static struct tep eps[300];
+    static struct test_records saved, no_counts;
+    for (int k = 0; k < 300; k++) {
+        if (bb_engine_update_due(a))
+            assert_int_equal(bb_engine_update(a), BB_OK);
+        tabular_episode(&data, &eps[k]);
+        struct bb_episode v = {eps[k].feat, eps[k].act, eps[k].rew};
+        assert_int_equal(bb_engine_add(a, &v, NULL, 0, NULL, 0), BB_OK);
+        put_records(&saved, a);
+    }
+    assert_true(bb_engine_updates(a) > 0);
+    /* off the layout: step 1's row of action 1 is another state's */
+    struct tep bad = eps[0];
+    int s1 = 0; /* step 1's state: where its row of action 0 has its one */
+    for (int j = 0; j < TD; j++)
+        if (bad.feat[(1 * TA) * TD + j] != 0)
+            s1 = j / TA;
+    double *row = bad.feat + (1 * TA + 1) * TD;
+    memset(row, 0, sizeof(double) * TD);
+    row[((s1 + 1) % TS) * TA + 1] = 1.0;
+    struct bb_episode vb = {bad.feat, bad.act, bad.rew};
+    char field[64] = "", why[256] = "";
+    assert_int_equal(bb_engine_add(a, &vb, field, sizeof(field), why, sizeof(why)), BB_EINVAL);
+    assert_string_equal(field, "/steps/1/features/1");
+    assert_non_null(strstr(why, "declared tabular"));
+    assert_int_equal(bb_engine_episodes(a), 300);
+    /* the count stream's records: slots below -2^32, needed to recover */
+    size_t counted = 0;
+    for (size_t i = 0; i < saved.n; i++) {
+        if (saved.rec[i].slot < -(1L << 32))
+            counted++;
+        else
+            test_records_put(&no_counts, &saved.rec[i], 1);
+    }
+    assert_true(counted > 0);
+    assert_int_equal(bb_engine_new(&p, &r3, &x), BB_OK);
+    assert_int_equal(bb_engine_recover(x, teps_each, eps, no_counts.rec, no_counts.n),
+                     BB_EINVAL);
+    bb_engine_free(x);
+    assert_int_equal(bb_engine_new(&p, &r2, &c), BB_OK);
+    assert_int_equal(bb_engine_recover(c, teps_each, eps, saved.rec, saved.n), BB_OK);
+    const struct bb_billboard *last = bb_engine_billboard(a);
+    assert_int_equal(bb_engine_restore_billboard(c, last, bb_engine_updates(a)), BB_OK);
+    /* an update now, on the same release: the same w and sds (no draw) */
+    assert_int_equal(bb_engine_update(a), BB_OK);
+    assert_int_equal(bb_engine_update(c), BB_OK);
+    const struct bb_billboard *ba = bb_engine_billboard(a), *bc = bb_engine_billboard(c);
+    assert_memory_equal(ba->w, bc->w, sizeof(double) * H * TD);
+    assert_memory_equal(ba->sigma_y, bc->sigma_y, sizeof(double) * H);
+    for (int h = 0; h < H - 1; h++) /* the counts' noise, with the stream's */
+        assert_true(ba->sigma_y[h] > 0);
+    test_records_free(&saved);
+    test_records_free(&no_counts);
+    bb_engine_free(a);
+    bb_engine_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -977,6 +1087,7 @@ int main(void)
         cmocka_unit_test(test_recovery_by_replay),
         cmocka_unit_test(test_warm_billboards),
         cmocka_unit_test(test_stream_update),
+        cmocka_unit_test(test_tabular_rows),
         cmocka_unit_test(test_version_zero),
         cmocka_unit_test(test_indefinite),
     };

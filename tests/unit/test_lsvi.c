@@ -716,6 +716,99 @@ static void test_discount_matches_reference(void **state)
     release(&f);
 }
 
+
+/* The next values from transition counts (lsvi.h): with tabular rows
+ * (state s's row of action a is e_{sA+a}) and no noise, the targets
+ * computed from the exact counts N_h and the states' own values, N_h (v -
+ * m 1) + m (Lambda_h - ridge I) 1, are the episodes' sum whatever the
+ * centre m: the weights of the two passes agree to rounding. Without
+ * privacy m is the values' mean; with it (the counts' sd given as 1, the
+ * Gram's from the configuration, so m is shrunk towards 0; the discount
+ * off, as the episodes' pass has no noise to discount; the prior and the
+ * centred rewards in both) the other m. TA actions, TS states, d = TA TS. */
+enum { TA = 2, TS = 3, TD = TA * TS, TN = 700 };
+static void counts_pass(int private_run)
+{
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = H, p.d = TD, p.A = TA, p.K_max = TN, p.rho = private_run ? 1.0 : INFINITY;
+    p.features = BB_FEATURES_TABULAR;
+    p.release_start = 50, p.next_discount = 0;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(bb_params_counts(&p), private_run);
+    assert_true(private_run ? bb_params_counts_gram_sd(&p, 1.0) > 0
+                            : bb_params_counts_gram_sd(&p, 1.0) == 0);
+    struct bb_store st;
+    assert_int_equal(bb_store_init(&st, H, TA, TD, TN), BB_OK);
+    static double gram[H * TD * TD], chol[H * TD * TD], counts[(H - 1) * TD * TS];
+    memset(gram, 0, sizeof(gram));
+    memset(counts, 0, sizeof(counts));
+    double sd[H - 1], w0[H * TD], w1[H * TD], sy[H];
+    for (int h = 0; h < H - 1; h++)
+        sd[h] = private_run ? 1.0 : 0.0;
+    for (int h = 0; h < H; h++)
+        for (int j = 0; j < TD; j++)
+            gram[(h * TD + j) * TD + j] = p.ridge;
+    struct bb_rng r;
+    bb_rng_init_seeded(&r, 7);
+    for (long i = 0; i < TN; i++) {
+        double feat[H * TA * TD] = {0}, rew[H];
+        int act[H], s[H];
+        for (int h = 0; h < H; h++) {
+            /* a skewed walk: state 0 more often, so the values differ */
+            s[h] = (int)(bb_rng_uniform(&r) * bb_rng_uniform(&r) * TS);
+            act[h] = (int)(bb_rng_uniform(&r) * TA);
+            rew[h] = s[h] == TS - 1 && act[h] == 1 ? 1.0 : 0.2 * bb_rng_uniform(&r);
+            for (int a = 0; a < TA; a++)
+                feat[(h * TA + a) * TD + s[h] * TA + a] = 1.0;
+            const int c = s[h] * TA + act[h];
+            gram[(h * TD + c) * TD + c] += 1.0;
+            if (h > 0)
+                counts[((h - 1) * TD + (s[h - 1] * TA + act[h - 1])) * TS + s[h]] += 1.0;
+        }
+        struct bb_episode ep = {feat, act, rew};
+        assert_int_equal(bb_store_append(&st, &ep), BB_OK);
+    }
+    bb_rng_release(&r);
+    for (int h = 0; h < H; h++)
+        assert_int_equal(bb_chol(gram + h * TD * TD, chol + h * TD * TD, TD), BB_OK);
+    struct bb_sampler none[H];
+    for (int h = 0; h < H; h++)
+        assert_int_equal(bb_sampler_init(&none[h], 0, 0), BB_OK);
+    struct bb_lsvi_ws ws;
+    assert_int_equal(bb_lsvi_ws_init(&ws, TA, TD, 2), BB_OK);
+    /* ridge: the Gram's diagonal, whose prior is none without privacy */
+    struct bb_lsvi_job job = {.p = &p, .store = &st, .n = TN, .chol = chol, .gram = gram,
+                              .y_noise = none, .ridge = p.ridge, .w = w0};
+    assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
+    job.w = w1, job.counts = counts, job.counts_sd = sd, job.sigma_y = sy;
+    assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
+    for (int h = 0; h < H - 1; h++) /* the noise the counts' sd makes, with the Gram's */
+        assert_true(private_run ? sy[h] > 0 : sy[h] == 0);
+    double spread = 0;
+    for (int k = 0; k < H * TD; k++) {
+        assert_true(fabs(w1[k] - w0[k]) <= 1e-12 * (1.0 + fabs(w0[k])));
+        spread += fabs(w0[k] - w0[0]);
+    }
+    assert_true(spread > 0.1); /* values that differ: not a trivial agreement */
+    /* and a wrong count moves them */
+    counts[TS + 1] += 5;
+    assert_int_equal(bb_lsvi_run(&job, &ws), BB_OK);
+    double moved = 0;
+    for (int k = 0; k < H * TD; k++)
+        moved += fabs(w1[k] - w0[k]);
+    assert_true(moved > 1e-6);
+    bb_lsvi_ws_release(&ws);
+    bb_store_release(&st);
+}
+
+static void test_counts_match_episodes(void **state)
+{
+    (void)state;
+    counts_pass(0);
+    counts_pass(1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -726,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_next_bound_matches_reference),
         cmocka_unit_test(test_exact_sum),
         cmocka_unit_test(test_discount_matches_reference),
+        cmocka_unit_test(test_counts_match_episodes),
     };
     return cmocka_run_group_tests_name("lsvi", tests, NULL, NULL);
 }

@@ -358,6 +358,63 @@ static void test_spent(void **state)
     assert_rel(bb_params_rho_y_spent(&p, 1), 0.5 / 31, 1e-15);
 }
 
+/* The transition counts of tabular rows (counts.h, docs/PRIVACY.md §2.6):
+ * at the depth-7 tuning chain's shape (H = 7, d = 14, A = 2, S = 7),
+ * epsilon 10, K_max 10^5, the grid from k0 = 1915 at 1.1 has G = 42
+ * points; computed independently in Python from the derived rho_y and
+ * rho_R: S_G = sum_{l < 42} c_l^2 = 2.254123141845, rho_N = rho_y - rho_R,
+ * sigma_N = sqrt((H - 1) S_G / rho_N), its grid 2^(floor(log2 sigma) -
+ * 20), drawn sigma_N (1 + 2 g sqrt(d S G) / sqrt(2 S_G)). The updates then
+ * draw nothing and spend nothing; the stream spends rho_N with the first
+ * episode, so that rho_y is spent whole without any update. */
+static void test_counts(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.H = 7, p.d = 14, p.A = 2, p.K_max = 100000, p.epsilon = 10;
+    p.features = BB_FEATURES_TABULAR;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_true(bb_params_counts(&p));
+    assert_int_equal(bb_params_states(&p), 7);
+    assert_int_equal(p.releases, 42);
+    assert_rel(bb_sqrt_sum_squares(p.releases), 2.254123141845, 1e-12);
+    assert_rel(bb_params_rho_counts(&p), p.rho_y - bb_params_rho_reward(&p), 1e-15);
+    assert_rel(bb_params_rho_counts(&p), 1.0063094705989855, 1e-12);
+    assert_rel(bb_params_sigma_counts(&p), 3.6660523653016805, 1e-12);
+    assert_rel(bb_params_grid_counts(&p), 0x1p-19, 0);
+    assert_rel(bb_params_sigma_counts_drawn(&p), 3.666474929412169, 1e-12);
+    /* the Gram diagonal's sd at the release where the counts' is x: the
+     * same coefficients, so x times the ratio of the drawn sigmas */
+    assert_rel(bb_params_counts_gram_sd(&p, 2.0), 2.0 * p.sigma_gram_eff / 3.666474929412169,
+               1e-12);
+    assert_rel(bb_params_counts_gram_sd(&p, 0), 0, 0);
+    /* the updates draw nothing: every step's per-update sd is 0 */
+    for (int h = 0; h < p.H; h++) {
+        assert_rel(bb_params_sigma_next(&p, h), 0, 0);
+        assert_rel(bb_params_sigma_y_drawn_step(&p, h), 0, 0);
+    }
+    /* spent: all of rho_y from the first episode, none more per update */
+    double g, y;
+    assert_rel(bb_params_rho_counts_spent(&p, 0), 0, 0);
+    assert_rel(bb_params_rho_counts_spent(&p, 1), bb_params_rho_counts(&p), 0);
+    assert_rel(bb_params_rho_y_spent(&p, 1), 0, 0);
+    assert_rel(bb_params_rho_y_spent(&p, p.max_updates), 0, 0);
+    const double one = bb_params_rho_spent(&p, 1, 0, &g, &y);
+    assert_rel(y, p.rho_y, 1e-15);
+    assert_rel(bb_params_rho_spent(&p, 100000, p.max_updates, NULL, NULL), one, 0);
+    assert_rel(one, p.rho, 1e-12); /* the whole budget, warm-up and Gram included */
+    /* onehot rows at the same shape keep the per-update noise */
+    p.features = BB_FEATURES_ONEHOT;
+    p.release_base = 0;
+    p.release_start = 0;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_false(bb_params_counts(&p));
+    assert_rel(bb_params_rho_counts(&p), 0, 0);
+    assert_true(bb_params_sigma_y_drawn_step(&p, 0) > 0);
+    assert_true(bb_params_rho_y_spent(&p, 1) > 0);
+}
+
 /* Release start auto (params.c): the smallest k0 with k0 >= 5 d sigma_y(k0)
  * on the 1.5 grid, computed independently by counting k up from 1 in Python
  * with sigma_y = sqrt(G(k) H (H+1)(2H+1) / (3 rho_y)) and rho from epsilon
@@ -495,15 +552,16 @@ static void test_release_start_auto(void **state)
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10, p.release_start = 100;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
     assert_true(p.release_start == 100);
-    /* The default grid base, 1.25 (docs/RESULTS.md, "Levers of issue 29"):
-     * the rule's defining property holds at it, with more grid points than
-     * at 1.5 from the same start. */
+    /* The default grid base, auto: 1.25 (docs/RESULTS.md, "Levers of issue
+     * 29"): the rule's defining property holds at it, with more grid points
+     * than at 1.5 from the same start. */
     bb_params_defaults(&p);
     p.warm_share = 0; /* as the known values were computed */
-    assert_rel(p.release_base, 1.25, 0);
+    assert_rel(p.release_base, 0, 0);
     p.H = 5, p.d = 8, p.A = 5, p.K_max = 100000, p.epsilon = 10;
     struct bb_params r = p;
     assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_rel(p.release_base, 1.25, 0);
     /* (compared with the first update's sd: its share of rho_y, §2.3) */
     assert_true(p.release_start >= BB_RELEASE_START_SNR * p.d * p.sigma_y * 2.0 /
                                        bb_params_y_pair(&p) * bb_params_y_update_scale(&p, 1));
@@ -513,6 +571,27 @@ static void test_release_start_auto(void **state)
     assert_int_equal(bb_params_derive(&r, NULL, 0), BB_OK);
     assert_true(r.release_start < BB_RELEASE_START_SNR * r.d * r.sigma_y * 2.0 /
                                       bb_params_y_pair(&r) * bb_params_y_update_scale(&r, 1));
+    /* Tabular rows: the grid base 1.1, from the start onehot rows have at
+     * the default base (docs/PRIVACY.md §2.6). At the depth-7 tuning
+     * chain's shape (H = 7, d = 14, A = 2), epsilon 10: onehot's k0 is
+     * 1915 on the grid 1915 1.25^j (18 points), and tabular's grid from
+     * there at 1.1 has 42. */
+    for (int e = 0; e < 2; e++) {
+        bb_params_defaults(&p);
+        p.H = 7, p.d = 14, p.A = 2, p.K_max = 100000, p.epsilon = 10;
+        p.features = e ? BB_FEATURES_TABULAR : BB_FEATURES_ONEHOT;
+        assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+        assert_int_equal((long)p.release_start, 1915);
+        assert_rel(p.release_base, e ? 1.1 : 1.25, 0);
+        assert_int_equal(p.releases, e ? 42 : 18);
+    }
+    /* ... and refused where d is no multiple of A */
+    bb_params_defaults(&p);
+    p.H = 7, p.d = 15, p.A = 2, p.K_max = 100000, p.epsilon = 10;
+    p.features = BB_FEATURES_TABULAR;
+    char why[256] = "";
+    assert_int_equal(bb_params_derive(&p, why, sizeof(why)), BB_EINVAL);
+    assert_non_null(strstr(why, "multiple of the actions"));
 }
 
 /* Step h's y noise sigma_h = y_unit Delta_h^p (docs/PRIVACY.md §2): known
@@ -1634,6 +1713,7 @@ int main(void)
         cmocka_unit_test(test_non_private),
         cmocka_unit_test(test_rejects_bad_config),
         cmocka_unit_test(test_spent),
+        cmocka_unit_test(test_counts),
         cmocka_unit_test(test_release_start_auto),
         cmocka_unit_test(test_y_exponent),
         cmocka_unit_test(test_prior_target),

@@ -76,8 +76,10 @@ static void test_rejects_malformed(void **state)
 }
 
 /* The simulator's default --features is the feature map's set: simplex for
- * the built-in MDPs and the two-state file (one-hot rows), ball once a row
- * has a negative entry or sums above 1; bb_sim_params resolves 'auto' so. */
+ * the built-in simplex MDP, tabular for RiverSwim and the two-state file
+ * (state s's row of action a is e_{sA+a}), onehot for one-hot rows off
+ * that layout, ball once a row has a negative entry or sums above 1;
+ * bb_sim_params resolves 'auto' so. */
 static void test_feature_domain(void **state)
 {
     (void)state;
@@ -86,20 +88,28 @@ static void test_feature_domain(void **state)
     assert_int_equal(bb_sim_env_simplex(20, 3, 4, 3, 0.3, 7, &e), BB_OK);
     assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
     bb_sim_env_free(e);
-    /* One-hot rows (tabular features): onehot, the smallest set. */
+    /* One-hot rows in the tabular layout: tabular, the smallest set. */
     assert_int_equal(bb_sim_env_riverswim(5, 10, &e), BB_OK);
-    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_ONEHOT);
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_TABULAR);
     bb_sim_env_free(e);
     assert_int_equal(bb_sim_env_load(FIX "sim_env_two_state.json", &e, why, sizeof(why)), BB_OK);
-    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_ONEHOT);
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_TABULAR);
+    assert_true(bb_sim_env_in(e, BB_FEATURES_ONEHOT));
     assert_true(bb_sim_env_in(e, BB_FEATURES_SIMPLEX));
     struct bb_params base, p;
     bb_params_defaults(&base);
     base.features = BB_FEATURES_AUTO, base.epsilon = 10;
     assert_int_equal(bb_sim_params(e, BB_SIM_PRIVATE, &base, 1000, &p, why, sizeof(why)), BB_OK);
-    assert_int_equal(p.features, BB_FEATURES_ONEHOT);
+    assert_int_equal(p.features, BB_FEATURES_TABULAR);
     assert_true(bb_params_next_bound(&p));
     assert_true(bb_params_diagonal_gram(&p));
+    assert_true(bb_params_counts(&p));
+    /* State 0's two rows swapped (e_1, e_0): one-hot, off the layout. */
+    e->phi[0] = 0, e->phi[1] = 1, e->phi[4] = 1, e->phi[5] = 0;
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_ONEHOT);
+    assert_false(bb_sim_env_in(e, BB_FEATURES_TABULAR));
+    e->phi[0] = 1, e->phi[1] = 0, e->phi[4] = 0, e->phi[5] = 1;
+    assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_TABULAR);
     /* Two nonzero entries summing to 1: simplex, not onehot. */
     e->phi[0] = 0.5, e->phi[1] = 0.5;
     assert_int_equal(bb_sim_env_domain(e), BB_FEATURES_SIMPLEX);
