@@ -28,7 +28,7 @@ struct bb_engine {
     struct bb_mech *mech;     /* continual release of the Gram matrices */
     struct bb_rstream *rs;    /* the reward stream, or NULL (bb_params_reward_stream) */
     struct bb_rng rng_r;      /* owned with rs: its noise */
-    struct bb_cstream *cs;    /* the count stream, or NULL (bb_params_counts) */
+    struct bb_stream *cs;     /* the count stream, or NULL (bb_params_counts) */
     struct bb_rng rng_c;      /* owned with cs: its noise */
     int *cell, *state;        /* H each, with cs: the episode being added's path */
     struct bb_mech_record *rec; /* owned: the last add's records, the mechanism's and rs's */
@@ -229,7 +229,7 @@ void bb_engine_free(struct bb_engine *e)
         bb_rng_release(&e->rng_r);
     }
     if (e->cs) {
-        bb_cstream_free(e->cs);
+        bb_stream_free(e->cs);
         bb_rng_release(&e->rng_c);
     }
     free(e->cell);
@@ -286,7 +286,7 @@ int bb_engine_reward(const struct bb_engine *e, int h, double *out, double *sd)
 
 int bb_engine_counts(const struct bb_engine *e, int h, double *out, double *sd)
 {
-    return e->cs ? bb_cstream_release(e->cs, h, out, sd) : BB_ENOTFOUND;
+    return e->cs ? bb_stream_release(e->cs, h, out, sd) : BB_ENOTFOUND;
 }
 
 int bb_engine_warm_reward(const struct bb_engine *e, int h, double *out, double *sd)
@@ -342,7 +342,7 @@ static int collect_records(struct bb_engine *e, int warm)
     if (rc == BB_OK)
         rc = append_records(e, r, nr, 0);
     if (rc == BB_OK && e->cs) {
-        const size_t nc = bb_cstream_records(e->cs, &r);
+        const size_t nc = bb_stream_records(e->cs, &r);
         rc = append_records(e, r, nc, 0);
     }
     if (rc == BB_OK && warm) {
@@ -361,7 +361,7 @@ static int ready(const struct bb_engine *e)
     if (rc == BB_OK && e->rs)
         rc = bb_rstream_ready(e->rs);
     if (rc == BB_OK && e->cs)
-        rc = bb_cstream_ready(e->cs);
+        rc = bb_stream_ready(e->cs);
     if (rc == BB_OK && e->wmech)
         rc = bb_mech_ready(e->wmech);
     if (rc == BB_OK && e->wrs)
@@ -485,7 +485,7 @@ int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field,
         rc = bb_rstream_add(e->rs, e->rows, ep->reward, &e->rng_r);
     if (rc == BB_OK && e->cs) { /* and the count stream its path */
         tabular_path(e, ep);
-        rc = bb_cstream_add(e->cs, e->cell, e->state, &e->rng_c);
+        rc = bb_cstream_add(e->cs, &e->p, e->cell, e->state, &e->rng_c);
     }
     if (rc == BB_OK && e->rs)
         rc = collect_records(e, warm);
@@ -512,7 +512,7 @@ static int replay_one(void *ctx, const struct bb_episode *ep)
         rc = bb_rstream_add(e->rs, e->rows, ep->reward, NULL);
     if (rc == BB_OK && e->cs) {
         tabular_path(e, ep);
-        rc = bb_cstream_add(e->cs, e->cell, e->state, NULL);
+        rc = bb_cstream_add(e->cs, &e->p, e->cell, e->state, NULL);
     }
     if (rc == BB_OK && e->wmech && e->store.n <= e->pw.K_max) {
         rc = bb_mech_replay(e->wmech, e->rows);
@@ -543,7 +543,7 @@ int bb_engine_recover(struct bb_engine *e, bb_engine_source src, void *ctx,
         }
         /* a stream's record where none is in force is malformed */
         if (bb_cstream_owns(&r))
-            rc = e->cs && m == e->mech ? bb_cstream_load(e->cs, &r) : BB_EINVAL;
+            rc = e->cs && m == e->mech ? bb_stream_load(e->cs, &r) : BB_EINVAL;
         else if (bb_rstream_owns(&r))
             rc = s ? bb_rstream_load(s, &r) : BB_EINVAL;
         else
@@ -734,7 +734,7 @@ int bb_engine_update_begin(struct bb_engine *e, struct bb_update **out)
         u->counts_sd = malloc(sizeof(double) * (size_t)(H - 1));
         int rc = u->counts && u->counts_sd ? BB_OK : BB_ENOMEM;
         for (int h = 0; rc == BB_OK && h < H - 1; h++)
-            rc = bb_cstream_release(e->cs, h, u->counts + (size_t)h * w, &u->counts_sd[h]);
+            rc = bb_stream_release(e->cs, h, u->counts + (size_t)h * w, &u->counts_sd[h]);
         if (rc != BB_OK) {
             bb_update_free(u);
             return rc;

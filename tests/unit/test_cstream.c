@@ -57,16 +57,16 @@ static void test_releases_and_records(void **state)
     (void)state;
     struct bb_params p;
     params(&p, 1.0);
-    struct bb_cstream *s;
+    struct bb_stream *s;
     struct bb_rng r, data;
     bb_rng_init_seeded(&r, 1);
     bb_rng_init_seeded(&data, 2);
     assert_int_equal(bb_cstream_new(&p, &s), BB_OK);
     double out[W], want[W], sd;
-    assert_int_equal(bb_cstream_release(s, 0, out, &sd), BB_OK); /* none yet: zero */
+    assert_int_equal(bb_stream_release(s, 0, out, &sd), BB_OK); /* none yet: zero */
     for (int j = 0; j < W; j++)
         assert_true(out[j] == 0.0);
-    assert_int_equal(bb_cstream_release(s, H - 1, out, &sd), BB_ERANGE);
+    assert_int_equal(bb_stream_release(s, H - 1, out, &sd), BB_ERANGE);
     static const long points[] = {10, 20, 40, 80, 160};
     double c[5];
     bb_sqrt_coefficients(c, 5);
@@ -74,9 +74,9 @@ static void test_releases_and_records(void **state)
     long t = -1;
     for (long k = 1; k <= 170; k++) {
         random_path(&data, &eps[k - 1]);
-        assert_int_equal(bb_cstream_add(s, eps[k - 1].cell, eps[k - 1].state, &r), BB_OK);
+        assert_int_equal(bb_cstream_add(s, &p, eps[k - 1].cell, eps[k - 1].state, &r), BB_OK);
         const struct bb_mech_record *rec;
-        size_t n = bb_cstream_records(s, &rec);
+        size_t n = bb_stream_records(s, &rec);
         if (t + 1 < 5 && points[t + 1] == k) {
             t++;
             assert_int_equal(n, H - 1);
@@ -93,7 +93,7 @@ static void test_releases_and_records(void **state)
             assert_int_equal(n, 0);
         }
         for (int h = 0; h < H - 1; h++) {
-            assert_int_equal(bb_cstream_release(s, h, out, &sd), BB_OK);
+            assert_int_equal(bb_stream_release(s, h, out, &sd), BB_OK);
             if (t < 0)
                 continue;
             memset(want, 0, sizeof(want));
@@ -114,10 +114,10 @@ static void test_releases_and_records(void **state)
     /* a cell or state out of range changes nothing */
     struct path bad = eps[0];
     bad.state[1] = S;
-    assert_int_equal(bb_cstream_add(s, bad.cell, bad.state, &r), BB_EINVAL);
+    assert_int_equal(bb_cstream_add(s, &p, bad.cell, bad.state, &r), BB_EINVAL);
     bad = eps[0], bad.cell[0] = D;
-    assert_int_equal(bb_cstream_add(s, bad.cell, bad.state, &r), BB_EINVAL);
-    bb_cstream_free(s);
+    assert_int_equal(bb_cstream_add(s, &p, bad.cell, bad.state, &r), BB_EINVAL);
+    bb_stream_free(s);
     bb_rng_release(&r);
     bb_rng_release(&data);
 }
@@ -129,7 +129,7 @@ static void test_recovery(void **state)
     (void)state;
     struct bb_params p;
     params(&p, 1.0);
-    struct bb_cstream *a, *b;
+    struct bb_stream *a, *b;
     struct bb_rng r, data;
     bb_rng_init_seeded(&r, 3);
     bb_rng_init_seeded(&data, 4);
@@ -137,39 +137,39 @@ static void test_recovery(void **state)
     static struct test_records saved;
     for (long k = 0; k < 50; k++) { /* points 10, 20, 40 reached */
         random_path(&data, &eps[k]);
-        assert_int_equal(bb_cstream_add(a, eps[k].cell, eps[k].state, &r), BB_OK);
+        assert_int_equal(bb_cstream_add(a, &p, eps[k].cell, eps[k].state, &r), BB_OK);
         const struct bb_mech_record *rec;
-        size_t n = bb_cstream_records(a, &rec);
+        size_t n = bb_stream_records(a, &rec);
         test_records_put(&saved, rec, n);
     }
     assert_int_equal(saved.n, 3 * (H - 1));
     assert_int_equal(bb_cstream_new(&p, &b), BB_OK);
     for (long k = 0; k < 50; k++)
-        assert_int_equal(bb_cstream_add(b, eps[k].cell, eps[k].state, NULL), BB_OK);
+        assert_int_equal(bb_cstream_add(b, &p, eps[k].cell, eps[k].state, NULL), BB_OK);
     double out[W], sd;
-    assert_int_equal(bb_cstream_ready(b), BB_EINVAL);
-    assert_int_equal(bb_cstream_release(b, 0, out, &sd), BB_EINVAL);
-    assert_int_equal(bb_cstream_add(b, eps[0].cell, eps[0].state, &r), BB_EINVAL);
+    assert_int_equal(bb_stream_ready(b), BB_EINVAL);
+    assert_int_equal(bb_stream_release(b, 0, out, &sd), BB_EINVAL);
+    assert_int_equal(bb_cstream_add(b, &p, eps[0].cell, eps[0].state, &r), BB_EINVAL);
     struct bb_mech_record other = saved.rec[0];
     other.slot = -1; /* the reward stream's slot */
-    assert_int_equal(bb_cstream_load(b, &other), BB_EINVAL);
+    assert_int_equal(bb_stream_load(b, &other), BB_EINVAL);
     other = saved.rec[0], other.len = 8;
-    assert_int_equal(bb_cstream_load(b, &other), BB_EINVAL);
+    assert_int_equal(bb_stream_load(b, &other), BB_EINVAL);
     for (size_t i = 0; i < saved.n; i++)
-        assert_int_equal(bb_cstream_load(b, &saved.rec[i]), BB_OK);
-    assert_int_equal(bb_cstream_ready(b), BB_OK);
-    assert_int_equal(bb_cstream_load(b, &saved.rec[0]), BB_ECONFLICT);
+        assert_int_equal(bb_stream_load(b, &saved.rec[i]), BB_OK);
+    assert_int_equal(bb_stream_ready(b), BB_OK);
+    assert_int_equal(bb_stream_load(b, &saved.rec[0]), BB_ECONFLICT);
     for (int h = 0; h < H - 1; h++) {
         double want[W], sw, got[W], sg;
-        assert_int_equal(bb_cstream_release(a, h, want, &sw), BB_OK);
-        assert_int_equal(bb_cstream_release(b, h, got, &sg), BB_OK);
+        assert_int_equal(bb_stream_release(a, h, want, &sw), BB_OK);
+        assert_int_equal(bb_stream_release(b, h, got, &sg), BB_OK);
         assert_memory_equal(got, want, sizeof(want));
         assert_true(sg == sw);
     }
     for (size_t i = 0; i < saved.n; i++)
         free((void *)saved.rec[i].bytes);
-    bb_cstream_free(a);
-    bb_cstream_free(b);
+    bb_stream_free(a);
+    bb_stream_free(b);
     bb_rng_release(&r);
     bb_rng_release(&data);
 }
@@ -188,16 +188,16 @@ static void test_noise_variance(void **state)
     double sum2 = 0;
     const int n = 60;
     for (int i = 0; i < n; i++) {
-        struct bb_cstream *s;
+        struct bb_stream *s;
         assert_int_equal(bb_cstream_new(&p, &s), BB_OK);
         for (int k = 0; k < 10; k++)
-            assert_int_equal(bb_cstream_add(s, zero.cell, zero.state, &r), BB_OK);
+            assert_int_equal(bb_cstream_add(s, &p, zero.cell, zero.state, &r), BB_OK);
         double out[W], sd;
-        assert_int_equal(bb_cstream_release(s, 1, out, &sd), BB_OK);
+        assert_int_equal(bb_stream_release(s, 1, out, &sd), BB_OK);
         out[0] -= 10; /* the count */
         for (int j = 0; j < W; j++)
             sum2 += out[j] * out[j];
-        bb_cstream_free(s);
+        bb_stream_free(s);
     }
     const double s = bb_params_sigma_counts_drawn(&p);
     /* 1080 draws: the sample variance within 15 % (about 4 sd) */
@@ -212,7 +212,7 @@ static void test_not_in_force(void **state)
     struct bb_params p;
     params(&p, 1.0);
     p.features = BB_FEATURES_ONEHOT;
-    struct bb_cstream *s;
+    struct bb_stream *s;
     assert_false(bb_params_counts(&p));
     assert_int_equal(bb_cstream_new(&p, &s), BB_EINVAL);
     bb_params_defaults(&p);
