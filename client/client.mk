@@ -6,7 +6,7 @@ CLIENT_SRC := client/client.c client/client_request.c client/client_billboard.c 
               client/transport.c client/retry.c client/statestore.c
 CLIENT_OBJ := $(CLIENT_SRC:%.c=$(O)/%.o)
 CLIENT_LIB := $(O)/libbillboard.a
-CLIENT_SO_VERSION := 6
+CLIENT_SO_VERSION := 7
 CLIENT_SO  := $(O)/libbillboard.so.$(CLIENT_SO_VERSION)
 CLIENT_PIC := $(addprefix $(O)/pic/,$(CLIENT_SRC:%.c=%.o) $(PROTO_SRC:%.c=%.o))
 CLIENT_PC  := $(O)/billboard.pc

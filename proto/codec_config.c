@@ -79,6 +79,7 @@ static const struct codec_field fields[] = {
     STEPS("prior_target_step", prior_target_step),
     T("final_prior", final_prior),
     T("features", features),
+    T("row_weight", row_weight),
     F("next_value_bound", CODEC_BOOL, next_value_bound, O),
     T("y_sensitivity", y_sensitivity),
     F("y_centre", CODEC_REAL, y_centre, O),

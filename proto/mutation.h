@@ -26,6 +26,7 @@
 #define BB_MUT_STREAM_UNCENTRED 12 /* the reward stream's terms not centred */
 #define BB_MUT_WARM_FULL_RHO 13 /* the warm-up's noise calibrated at all of rho, not rho_warm */
 #define BB_MUT_COUNTS_ADD_ONLY 14 /* the transition counts calibrated for adding an episode (Delta^2 = H - 1), not replacing one */
+#define BB_MUT_WEIGHT_SQUARED 15 /* every row weighs w^2, not w (bb_params_row_weight) */
 
 #ifndef BB_MUTATION
 #define BB_MUTATION BB_MUT_NONE

@@ -70,6 +70,7 @@ int bb_config_info_of(const struct bb_params *p, struct bb_config_info *out)
     if (bb_params_prior_target(p, 0) != 0) /* no prior, nothing to keep or drop */
         NAME(out->final_prior, bb_final_prior_name(p->final_prior));
     NAME(out->features, bb_features_name(p->features));
+    NAME(out->row_weight, bb_row_weight_name(p->row_weight));
     out->next_value_bound = bb_params_next_bound(p);
     const double pair = bb_params_y_pair(p); /* the bound in force */
     NAME(out->y_sensitivity, pair == 1.0 ? "centred" : pair < 2.0 ? "nonnegative" : "triangle");

@@ -54,6 +54,11 @@ struct bb_config_info {
                                            * (docs/PRIVACY.md §3.2; "" without a
                                            * prior and from older daemons) */
     char features[BB_CONFIG_NAME_MAX];
+    char row_weight[BB_CONFIG_NAME_MAX]; /* how each row weighs in the sums: "norm",
+                                          * as much as the set's sensitivity
+                                          * bounds allow, or "one" (docs/PRIVACY.md
+                                          * §1.7; "" from older daemons, which had
+                                          * "one") */
     int next_value_bound;
     char y_sensitivity[BB_CONFIG_NAME_MAX]; /* "centred", "nonnegative", "triangle" */
     double y_centre;

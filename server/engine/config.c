@@ -86,6 +86,7 @@ static const struct opt opts[] = {
     {"explore", K_ENUM, OFF(explore), 0, 0, bb_explore_names, 1},
     {"warm-up", K_DOUBLE, OFF(warm_share), 0, 0, NULL, 1},
     {"final-prior", K_ENUM, OFF(final_prior), 0, 0, bb_final_prior_names, 1},
+    {"row-weight", K_ENUM, OFF(row_weight), 0, 0, bb_row_weight_names, 1},
 };
 #undef OFF
 
@@ -239,6 +240,7 @@ int bb_config_load(const char *s, struct bb_params *p, char *why, size_t whylen)
     p->explore = BB_EXPLORE_SET;
     p->warm_share = 0;
     p->final_prior = BB_FINAL_PRIOR_KEPT;
+    p->row_weight = BB_ROW_WEIGHT_ONE;
     if (!json_is_object(o)) {
         snprintf(why, whylen, "not a JSON object");
         goto out;

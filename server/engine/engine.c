@@ -34,6 +34,10 @@ struct bb_engine {
     struct bb_mech_record *rec; /* owned: the last add's records, the mechanism's and rs's */
     size_t nrec, caprec;
     const double **rows;      /* H: the chosen rows of the episode being added */
+    double *weight;           /* H: their weights (bb_params_row_weight) */
+    const double **grows;     /* H: what the Gram matrices take of them, sqrt(w) phi:
+                                 rows[h] itself where w = 1, else grow[h] */
+    double *grow;             /* H*d */
     long released;            /* episodes in the latest released prefix */
     struct bb_store store;
     struct bb_schedule sched;
@@ -165,11 +169,15 @@ int bb_engine_new(const struct bb_params *p, struct bb_rng *rng, struct bb_engin
             goto out;
     rc = BB_ENOMEM;
     e->rows = calloc((size_t)H, sizeof(*e->rows));
+    e->grows = calloc((size_t)H, sizeof(*e->grows));
+    e->weight = calloc((size_t)H, sizeof(double));
+    e->grow = calloc((size_t)H * d, sizeof(double));
     e->gram = calloc((size_t)H * dd, sizeof(double));
     e->chol = calloc((size_t)H * dd, sizeof(double));
     e->logdet = calloc((size_t)H, sizeof(double));
     e->ridge_step = calloc((size_t)H, sizeof(double));
-    if (!e->rows || !e->gram || !e->chol || !e->logdet || !e->ridge_step)
+    if (!e->rows || !e->grows || !e->weight || !e->grow || !e->gram || !e->chol || !e->logdet ||
+        !e->ridge_step)
         goto out;
     if ((rc = bb_mech_new(&e->p, &e->mech)) != BB_OK)
         goto out;
@@ -242,6 +250,9 @@ void bb_engine_free(struct bb_engine *e)
     free(e->rec);
     free(e->y_noise);
     free(e->rows);
+    free(e->grows);
+    free(e->weight);
+    free(e->grow);
     bb_store_release(&e->store);
     bb_schedule_release(&e->sched);
     bb_lsvi_ws_release(&e->ws);
@@ -390,11 +401,24 @@ static const double *chosen(const struct bb_engine *e, const struct bb_episode *
     return ep->features + ((size_t)h * e->p.A + (size_t)ep->action[h]) * e->p.d;
 }
 
-/* Points e->rows at the chosen row of every step of ep. */
+/* Points e->rows at the chosen row of every step of ep, with its weight
+ * in e->weight and what the Gram matrices take of it in e->grows. */
 static void chosen_rows(struct bb_engine *e, const struct bb_episode *ep)
 {
-    for (int h = 0; h < e->p.H; h++)
-        e->rows[h] = chosen(e, ep, h);
+    const int d = e->p.d;
+    for (int h = 0; h < e->p.H; h++) {
+        const double *phi = chosen(e, ep, h);
+        const double w = bb_params_row_weight(&e->p, phi);
+        e->rows[h] = e->grows[h] = phi;
+        e->weight[h] = w;
+        if (w != 1.0) {
+            double *g = e->grow + (size_t)h * d;
+            const double r = sqrt(w);
+            for (int j = 0; j < d; j++)
+                g[j] = r * phi[j];
+            e->grows[h] = g;
+        }
+    }
 }
 
 /* With the count stream: e->cell and e->state := the path of ep, whose
@@ -475,14 +499,14 @@ int bb_engine_add(struct bb_engine *e, const struct bb_episode *ep, char *field,
     /* Alg. 1 line 19: the counter of each step takes phi phi^T. Cannot fail
      * here: K_max was checked and no noise is missing. */
     chosen_rows(e, ep);
-    rc = BB_MUTANT(COUNT_TWICE) ? mutant_add_twice(e) : bb_mech_add(e->mech, e->rows, e->rng);
+    rc = BB_MUTANT(COUNT_TWICE) ? mutant_add_twice(e) : bb_mech_add(e->mech, e->grows, e->rng);
     const int warm = e->wmech && e->store.n <= e->pw.K_max;
     if (rc == BB_OK && warm) /* the warm-up's counter takes the episodes before its last point */
-        rc = bb_mech_add(e->wmech, e->rows, &e->rng_w);
+        rc = bb_mech_add(e->wmech, e->grows, &e->rng_w);
     if (rc == BB_OK && warm)
-        rc = bb_rstream_add(e->wrs, e->rows, ep->reward, &e->rng_w);
+        rc = bb_rstream_add(e->wrs, e->rows, e->weight, ep->reward, &e->rng_w);
     if (rc == BB_OK && e->rs) /* the reward stream takes the episode too */
-        rc = bb_rstream_add(e->rs, e->rows, ep->reward, &e->rng_r);
+        rc = bb_rstream_add(e->rs, e->rows, e->weight, ep->reward, &e->rng_r);
     if (rc == BB_OK && e->cs) { /* and the count stream its path */
         tabular_path(e, ep);
         rc = bb_cstream_add(e->cs, &e->p, e->cell, e->state, &e->rng_c);
@@ -506,18 +530,18 @@ static int replay_one(void *ctx, const struct bb_episode *ep)
         rc = bb_store_append(&e->store, ep);
     if (rc == BB_OK) {
         chosen_rows(e, ep);
-        rc = bb_mech_replay(e->mech, e->rows);
+        rc = bb_mech_replay(e->mech, e->grows);
     }
     if (rc == BB_OK && e->rs)
-        rc = bb_rstream_add(e->rs, e->rows, ep->reward, NULL);
+        rc = bb_rstream_add(e->rs, e->rows, e->weight, ep->reward, NULL);
     if (rc == BB_OK && e->cs) {
         tabular_path(e, ep);
         rc = bb_cstream_add(e->cs, &e->p, e->cell, e->state, NULL);
     }
     if (rc == BB_OK && e->wmech && e->store.n <= e->pw.K_max) {
-        rc = bb_mech_replay(e->wmech, e->rows);
+        rc = bb_mech_replay(e->wmech, e->grows);
         if (rc == BB_OK)
-            rc = bb_rstream_add(e->wrs, e->rows, ep->reward, NULL);
+            rc = bb_rstream_add(e->wrs, e->rows, e->weight, ep->reward, NULL);
     }
     return rc;
 }
@@ -835,7 +859,7 @@ static int mutant_add_twice(struct bb_engine *e)
     if (twice && rows) {
         for (int h = 0; h < H; h++) {
             for (int j = 0; j < d; j++)
-                twice[(size_t)h * d + j] = sqrt(2.0) * e->rows[h][j];
+                twice[(size_t)h * d + j] = sqrt(2.0) * e->grows[h][j];
             rows[h] = twice + (size_t)h * d;
         }
         rc = bb_mech_add(e->mech, rows, e->rng);
@@ -861,10 +885,12 @@ static int mutant_redraw(struct bb_engine *e, int h, double *g)
     long n = e->released;
     for (long b = 0; b * BB_STORE_BLOCK < n; b++) {
         const double *x = bb_store_chosen(&e->store, b, h);
-        for (long i = 0; i < bb_store_block_len(b, n); i++)
+        for (long i = 0; i < bb_store_block_len(b, n); i++) {
+            const double *xi = x + (size_t)i * d, w = bb_params_row_weight(&e->p, xi);
             for (int j = 0; j < d; j++)
                 for (int k = 0; k < d; k++)
-                    g[(size_t)j * d + k] += x[(size_t)i * d + j] * x[(size_t)i * d + k];
+                    g[(size_t)j * d + k] += w * xi[j] * xi[k];
+        }
     }
     int rc = bb_sym_sampler_init(&s, e->p.sigma_gram_eff, e->p.grid_gram,
                                  bb_params_diagonal_gram(&e->p));

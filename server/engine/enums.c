@@ -31,6 +31,8 @@ const char *const bb_explore_names[] = {[BB_EXPLORE_SET] = "set",
 const char *const bb_final_prior_names[] = {[BB_FINAL_PRIOR_KEPT] = "kept",
                                             [BB_FINAL_PRIOR_NONE] = "none",
                                             [BB_FINAL_PRIOR_TAPER] = "taper", NULL};
+const char *const bb_row_weight_names[] = {[BB_ROW_WEIGHT_ONE] = "one",
+                                           [BB_ROW_WEIGHT_NORM] = "norm", NULL};
 const char *const bb_y_sensitivity_names[] = {[BB_YSENS_TRIANGLE] = "triangle",
                                               [BB_YSENS_NONNEGATIVE] = "nonnegative",
                                               [BB_YSENS_CENTRED] = "centred",
@@ -67,3 +69,4 @@ NAME_OF(bb_arithmetic_name, enum bb_arithmetic, bb_arithmetic_names)
 NAME_OF(bb_rewards_name, enum bb_rewards, bb_rewards_names)
 NAME_OF(bb_explore_name, enum bb_explore, bb_explore_names)
 NAME_OF(bb_final_prior_name, enum bb_final_prior, bb_final_prior_names)
+NAME_OF(bb_row_weight_name, enum bb_row_weight, bb_row_weight_names)

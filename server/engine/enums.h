@@ -186,6 +186,16 @@ enum bb_explore { BB_EXPLORE_SET = 0, BB_EXPLORE_SAMPLE = 1 };
  *                         release point, what is left to use what it
  *                         explores; 0 at the final update */
 enum bb_final_prior { BB_FINAL_PRIOR_KEPT = 0, BB_FINAL_PRIOR_NONE = 1, BB_FINAL_PRIOR_TAPER = 2 };
+
+/* How each episode's rows weigh in the sums (stored key `row-weight`,
+ * never a flag; bb_params_row_weight, docs/PRIVACY.md §1.7):
+ *   BB_ROW_WEIGHT_ONE   as databases created before the key have it: every
+ *                       row weighs 1
+ *   BB_ROW_WEIGHT_NORM  the default: a row weighs as much as the
+ *                       sensitivity bounds of its declared set allow,
+ *                       ||phi||_1/||phi||_2 for simplex rows, 1/||phi||_2
+ *                       for ball rows, 1 for one-hot and tabular rows */
+enum bb_row_weight { BB_ROW_WEIGHT_ONE = 0, BB_ROW_WEIGHT_NORM = 1 };
 #define BB_RIDGE_DOUBLINGS 64
 
 /* The names of each enum's values, indexed by value, NULL after the last:
@@ -193,7 +203,7 @@ enum bb_final_prior { BB_FINAL_PRIOR_KEPT = 0, BB_FINAL_PRIOR_NONE = 1, BB_FINAL
  * "horizon", "remaining"; "uniform", "greedy"; "ball", "simplex",
  * "onehot", "tabular", "auto"; "bun-steinke", "cks"; "triangle", "nonnegative",
  * "centred"; "refuse", "double"; "float", "exact"; "update", "stream";
- * "set", "sample"; "kept", "none", "taper".
+ * "set", "sample"; "kept", "none", "taper"; "one", "norm".
  * Static. */
 extern const char *const bb_calibration_names[];
 extern const char *const bb_update_rule_names[];
@@ -208,6 +218,7 @@ extern const char *const bb_arithmetic_names[];
 extern const char *const bb_rewards_names[];
 extern const char *const bb_explore_names[];
 extern const char *const bb_final_prior_names[];
+extern const char *const bb_row_weight_names[];
 
 /* names[v], or NULL if v is not a value of the table's enum. */
 const char *bb_enum_name(const char *const *names, int v);
@@ -226,6 +237,7 @@ const char *bb_arithmetic_name(enum bb_arithmetic s);
 const char *bb_rewards_name(enum bb_rewards r);
 const char *bb_explore_name(enum bb_explore e);
 const char *bb_final_prior_name(enum bb_final_prior f);
+const char *bb_row_weight_name(enum bb_row_weight w);
 
 /* A mechanism's name ("tree", "grid", "grid-sqrt", "auto",
  * "tree-honaker"), from its entry in mech.c's table; NULL if unknown. */

@@ -3,7 +3,10 @@
  */
 #include "features.h"
 
+#include <math.h>
+
 #include "featureset.h"
+#include "mutation.h"
 #include "paramset.h"
 
 int bb_params_simplex_rows(const struct bb_params *p)
@@ -18,6 +21,23 @@ double bb_params_row_slack(const struct bb_params *p)
         return 0.0;
     const double du = (double)p->d * 0x1p-53, gamma = du / (1.0 - du);
     return gamma / (1.0 - gamma);
+}
+
+double bb_params_row_weight(const struct bb_params *p, const double *phi)
+{
+    if (p->row_weight != BB_ROW_WEIGHT_NORM || !p->is_private || bb_params_diagonal_gram(p))
+        return 1.0;
+    double sum = 0, sq = 0;
+    for (int j = 0; j < p->d; j++) {
+        sum += phi[j];
+        sq += phi[j] * phi[j];
+    }
+    if (!(sq >= 0x1p-900))
+        return 1.0;
+    double w = (p->features == BB_FEATURES_SIMPLEX ? sum : 1.0) / sqrt(sq);
+    if (BB_MUTANT(WEIGHT_SQUARED))
+        w *= w;
+    return w * (1.0 - 0x1p-40) > 1.0 ? w * (1.0 - 0x1p-40) : 1.0;
 }
 
 int bb_params_diagonal_gram(const struct bb_params *p)

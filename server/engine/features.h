@@ -29,6 +29,26 @@ int bb_params_simplex_rows(const struct bb_params *p);
  * check keeps ||phi||_2 <= ||phi||_1 <= 1) and with float arithmetic. */
 double bb_params_row_slack(const struct bb_params *p);
 
+/* The weight w of the row phi in every sum that takes it (stored key
+ * `row-weight`, docs/PRIVACY.md §1.7): the Gram matrices take
+ * (sqrt(w) phi)(sqrt(w) phi)^T, the targets and the reward streams w phi t.
+ * With `norm`, w is as large as the sensitivity bounds of the declared set
+ * allow: ||phi||_1/||phi||_2 for simplex rows, so that ||w phi||_2 =
+ * ||phi||_1 <= 1 and every bound that used ||phi||_2 <= ||phi||_1 holds as
+ * it stood; 1/||phi||_2 for ball rows, so that ||w phi||_2 <= 1; 1 for
+ * one-hot and tabular rows, where both are 1. Each is the computed ratio
+ * times (1 - 2^-40), which keeps it below the exact ratio by more than the
+ * rounding of computing it (at most (1.5d + 2) 2^-53 relative, d <= 1024),
+ * and w = 1 where that is below 1 and for a row whose squared norm is
+ * below 2^-900 or 0 (where underflow could spoil the ratio, and 1 is
+ * within every bound). Always 1 with `one` (which the paper's calibration
+ * sets) and without privacy, where no sensitivity bound asks for a weight:
+ * the non-private runs are Alg. 1's plain ridge regression. Promises, for
+ * every accepted row: w >= 1; ||w phi||_2 <= ||phi||_1 for simplex rows
+ * and <= 1 for ball rows; w ||phi||_2^2 <= 1 (the Gram's unit-ball
+ * bound). */
+double bb_params_row_weight(const struct bb_params *p, const double *phi);
+
 /* Whether every Gram sum is diagonal, so the mechanisms noise the diagonal
  * only (noise.h, bb_sym_sampler): BB_FEATURES_ONEHOT or _TABULAR. */
 int bb_params_diagonal_gram(const struct bb_params *p);

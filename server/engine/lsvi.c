@@ -141,6 +141,14 @@ static void centre_targets(double *target, const double *chosen, long len, int d
     }
 }
 
+/* target[i] *= w_i, the weight of the block's chosen row i
+ * (bb_params_row_weight): y_h is the sum of w phi t. */
+static void weigh_targets(double *target, const double *chosen, long len, const struct bb_params *p)
+{
+    for (long i = 0; i < len; i++)
+        target[i] *= bb_params_row_weight(p, chosen + (size_t)i * p->d);
+}
+
 /* ... and y~ += c (Lambda~ - ridge I) 1 after the noise: row sums of the
  * released Gram matrix, its ridge taken off the diagonal. */
 static void uncentre(double *y, const double *gram, int d, double ridge, double c)
@@ -309,6 +317,8 @@ int bb_lsvi_run(const struct bb_lsvi_job *job, struct bb_lsvi_ws *ws)
                                 cap, discount);
             if (c > 0 && !BB_MUTANT(CENTRE_WRONG))
                 centre_targets(ws->target, bb_store_chosen(job->store, b, h), len, d, c);
+            if (p->row_weight == BB_ROW_WEIGHT_NORM)
+                weigh_targets(ws->target, bb_store_chosen(job->store, b, h), len, p);
             /* y_h += Phi_h^T target (Alg. 1 line 8). */
             if (exact)
                 add_snapped(ws->y, bb_store_chosen(job->store, b, h), ws->target, len, d,

@@ -72,6 +72,7 @@ void bb_params_defaults(struct bb_params *p)
     p->explore = BB_EXPLORE_SAMPLE;
     p->warm_share = WARM_SHARE_DEFAULT;
     p->final_prior = BB_FINAL_PRIOR_TAPER;
+    p->row_weight = BB_ROW_WEIGHT_NORM;
 }
 
 /* Onehot rows start earlier: their Gram noise is diagonal, so a weight's
@@ -219,6 +220,7 @@ static void paper_levers(struct bb_params *p)
     p->explore = BB_EXPLORE_SET;
     p->warm_share = 0;
     p->final_prior = BB_FINAL_PRIOR_KEPT;
+    p->row_weight = BB_ROW_WEIGHT_ONE;
     p->conversion = BB_CONV_BUN_STEINKE;
     p->indefinite = BB_INDEF_REFUSE;
 }
@@ -248,6 +250,8 @@ static const char *check_levers(struct bb_params *p)
         return "unknown exploration rule";
     if (!bb_final_prior_name(p->final_prior))
         return "unknown rule for how the prior ends";
+    if (!bb_row_weight_name(p->row_weight))
+        return "unknown row weight";
     if (!bb_indefinite_name(p->indefinite))
         return "unknown rule for an indefinite Lambda~";
     if (!bb_bound_name(p->shift_bound))

@@ -81,6 +81,9 @@ struct bb_params {
                                             not read */
     enum bb_final_prior final_prior;     /* how the next values' prior ends (enums.h);
                                             stored, never a flag: taper by default */
+    enum bb_row_weight row_weight;       /* how each row weighs in the sums (enums.h,
+                                            bb_params_row_weight); stored, never a
+                                            flag: norm by default */
     double warm_share;                   /* phi: the warm-up's share of rho, spent on a
                                             counter of its own over the episodes before
                                             the first release (bb_params_warm,

@@ -63,10 +63,12 @@ int bb_rstream_owns(const struct bb_mech_record *rec)
 struct terms {
     const struct bb_rstream *s;
     const double *const *rows;
+    const double *weight;
     const double *reward;
 };
 
-/* step h's term phi (r - kappa 1^T phi), every product snapped */
+/* step h's term w phi (r - kappa 1^T phi), w the row's weight, every
+ * product snapped */
 static void reward_terms(void *ctx, int h, double g, double *x)
 {
     const struct terms *t = ctx;
@@ -75,15 +77,15 @@ static void reward_terms(void *ctx, int h, double g, double *x)
     double sum = 0;
     for (int j = 0; j < d; j++)
         sum += phi[j];
-    const double c = t->reward[h] - t->s->kappa * sum;
+    const double c = (t->reward[h] - t->s->kappa * sum) * t->weight[h];
     for (int j = 0; j < d; j++)
         x[j] += bb_grid_snap(phi[j] * c, g);
 }
 
-int bb_rstream_add(struct bb_rstream *s, const double *const *rows, const double *reward,
-                   struct bb_rng *r)
+int bb_rstream_add(struct bb_rstream *s, const double *const *rows, const double *weight,
+                   const double *reward, struct bb_rng *r)
 {
-    struct terms t = {s, rows, reward};
+    struct terms t = {s, rows, weight, reward};
     return bb_stream_add(s->s, reward_terms, &t, r);
 }
 

@@ -39,12 +39,13 @@ void bb_rstream_free(struct bb_rstream *s);
 int bb_rstream_owns(const struct bb_mech_record *rec);
 
 /* Adds the next episode: rows[h] (d entries) its chosen row of step h,
- * reward[h] its reward there. Draws the noise a grid point makes due with
+ * weight[h] that row's weight (bb_params_row_weight), reward[h] its reward
+ * there. Draws the noise a grid point makes due with
  * r; r NULL is a replay, which draws nothing and leaves that noise to
  * bb_rstream_load(). BB_EFULL past K_max; BB_EINVAL while a replay is
  * incomplete (r non-NULL but noise missing). Nothing changes on error. */
-int bb_rstream_add(struct bb_rstream *s, const double *const *rows, const double *reward,
-                   struct bb_rng *r) BB_WARN_UNUSED;
+int bb_rstream_add(struct bb_rstream *s, const double *const *rows, const double *weight,
+                   const double *reward, struct bb_rng *r) BB_WARN_UNUSED;
 
 /* The records the last add drew (zero or H), borrowed until the next add. */
 size_t bb_rstream_records(const struct bb_rstream *s, const struct bb_mech_record **out);

@@ -163,6 +163,13 @@ static const struct audit_case cases[] = {
      * Last, so that every case before it keeps its seed (its place). */
     {"counts (tabular)", KIND_COUNTS, BB_MECH_GRID_SQRT, BB_FEATURES_TABULAR,
      BB_YSENS_CENTRED, CLAIM_COUNTS, 0, {{{E1, E1}, {0, 0}}, {{E1, E2}, {0, 0}}}},
+    /* The rows' weights (docs/PRIVACY.md §1.7): the flat simplex row
+     * (1/2, 1/2) weighs sqrt 2, so with rewards 1 against 0 its term moves
+     * by w ||phi||_2 = 1 = B, the centred bound, reached through the
+     * weight alone (unweighted it moves by 1/sqrt 2); the same Gram
+     * matrices, so the claim is y's share. */
+    {"y centred (simplex), flat row weighed", KIND_Y, BB_MECH_GRID_SQRT, BB_FEATURES_SIMPLEX,
+     BB_YSENS_CENTRED, CLAIM_Y, 0, {{{HALF}, {1}}, {{HALF}, {0}}}},
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 

@@ -96,6 +96,8 @@ want = [0.35 * (5 - h) for h in range(5)]
 assert all(abs(x - w) <= 1e-12 for x, w in zip(o["prior_target_step"], want)), o
 # The prior tapers to none at the final update (§3.2): said where there is one.
 assert (o["final_prior"], a.get("final_prior", "")) == ("taper", ""), (o.get("final_prior"), a.get("final_prior"))
+# Every row weighs as much as its set's bounds allow (§1.7): in force, and said.
+assert (o["row_weight"], a["row_weight"]) == ("norm", "norm"), (o.get("row_weight"), a.get("row_weight"))
 # The plausible set (docs/PRIVACY.md §3.4): z = 1 and floor 0.025,
 # post-processing (test_params).
 assert (a["plausible"], a["plausible_floor"]) == (1.0, 0.025), a

@@ -117,10 +117,11 @@ sed -e "s/\"release-start\":\"$k0\"/\"release-start\":\"auto\"/" \
     -e 's/"next-discount":"[^"]*",//' -e 's/,"first-share":"[^"]*"//' \
     -e 's/"conversion":"[^"]*",//' -e 's/,"y-sensitivity":"[^"]*"//' \
     -e 's/"indefinite":"[^"]*",//' -e 's/,"arithmetic":"[^"]*"//' \
-    -e 's/"explore":"[^"]*",//' -e 's/,"final-prior":"[^"]*"//' "$TMP/pin.stored" >"$TMP/pin.old"
+    -e 's/"explore":"[^"]*",//' -e 's/,"final-prior":"[^"]*"//' \
+    -e 's/,"row-weight":"[^"]*"//' "$TMP/pin.stored" >"$TMP/pin.old"
 grep -q '"release-start":"auto"' "$TMP/pin.old" || fail "could not write an old configuration"
-if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|arithmetic\|next-discount\|first-share\|explore\|final-prior' "$TMP/pin.old"; then
-    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite, arithmetic, next-discount, first-share, explore and final-prior: $(cat "$TMP/pin.old")"
+if grep -q 'y-exponent\|prior-value\|features\|plausible\|conversion\|y-sensitivity\|indefinite\|arithmetic\|next-discount\|first-share\|explore\|final-prior\|row-weight' "$TMP/pin.old"; then
+    fail "could not drop y-exponent, prior-value, features, plausible, conversion, y-sensitivity, indefinite, arithmetic, next-discount, first-share, explore, final-prior and row-weight: $(cat "$TMP/pin.old")"
 fi
 sqlite3 "$TMP/pin.db" "UPDATE meta SET value = CAST(readfile('$TMP/pin.old') AS TEXT) WHERE key = 'config'"
 # ... which had no derived parameters stored either (23-pinned-params.sh).
@@ -133,8 +134,8 @@ req GET /v1/config
     fail "old database's start: $(cat "$TMP/body")"
 k0old=$(jget "$TMP/body" 'int(d["release_start"])')
 nold=$(jget "$TMP/body" 'd["max_updates"]')
-[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8), d["indefinite"], d["arithmetic"], d["next_discount"], d["first_share"], d["explore"]')" = \
-    "(0.0, 0.0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994, 'refuse', 'float', 0.0, 1.0, 'set')" ] ||
+[ "$(jget "$TMP/body" 'd["y_exponent"], d["prior_value"], d["features"], d["plausible"], d["plausible_floor"], d["conversion"], round(d["rho"], 8), d["indefinite"], d["arithmetic"], d["next_discount"], d["first_share"], d["explore"], d["row_weight"]')" = \
+    "(0.0, 0.0, 'ball', 0.0, 0.0, 'bun-steinke', 0.02081994, 'refuse', 'float', 0.0, 1.0, 'set', 'one')" ] ||
     fail "old database's configuration: $(cat "$TMP/body")"
 stop_daemon
 grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/daemon.log")"
@@ -149,6 +150,7 @@ grep -q "stored the choices" "$TMP/daemon.log" || fail "no notice: $(cat "$TMP/d
     -e 's/"first-share":"[^"]*"/"first-share":"1"/' \
     -e 's/"explore":"[^"]*"/"explore":"set"/' \
     -e 's/"final-prior":"[^"]*"/"final-prior":"kept"/' \
+    -e 's/"row-weight":"[^"]*"/"row-weight":"one"/' \
     -e "s/\"release-start\":\"$k0\"/\"release-start\":\"$k0old\"/" \
     -e "s/\"max-updates\":\"$nmax\"/\"max-updates\":\"$nold\"/" "$TMP/pin.stored")" ] ||
     fail "old configuration not pinned: $(stored_config)"

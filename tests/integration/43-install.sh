@@ -18,7 +18,7 @@ DEST="$TMP/inst"
 make -s -C "$ROOT" O="$(cd "$O" && pwd)" install DESTDIR="$DEST" PREFIX=/usr \
     >"$TMP/make.log" 2>&1 || { cat "$TMP/make.log"; fail "make install"; }
 grep -Eq '^  (CC|LD|AR) ' "$TMP/make.log" && fail "make install rebuilt something: $(cat "$TMP/make.log")"
-for f in usr/lib/libbillboard.a usr/lib/libbillboard.so.6 usr/lib/libbillboard.so \
+for f in usr/lib/libbillboard.a usr/lib/libbillboard.so.7 usr/lib/libbillboard.so \
     usr/lib/pkgconfig/billboard.pc usr/bin/billboard usr/include/billboard/client.h \
     usr/include/billboard/billboard.h usr/include/billboard/codec.h \
     usr/include/billboard/episode.h usr/include/billboard/err.h; do
@@ -154,13 +154,13 @@ int main(int argc, char **argv)
 C
 san=()
 # A sanitizer build (make SANITIZER=...) installs instrumented code.
-nm -D "$DEST/usr/lib/libbillboard.so.6" >"$TMP/nm"
+nm -D "$DEST/usr/lib/libbillboard.so.7" >"$TMP/nm"
 if grep -q __asan "$TMP/nm"; then san=("-fsanitize=address,undefined"); fi
 # shellcheck disable=SC2086
 cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -o "$TMP/consumer" "$TMP/consumer.c" $cflags $libs \
     -Wl,-rpath,"$DEST/usr/lib" || fail "cannot build against the installed library"
 ldd "$TMP/consumer" >"$TMP/ldd"
-grep -q "$DEST/usr/lib/libbillboard.so.6" "$TMP/ldd" || fail "not linked to the installed .so: $(cat "$TMP/ldd")"
+grep -q "$DEST/usr/lib/libbillboard.so.7" "$TMP/ldd" || fail "not linked to the installed .so: $(cat "$TMP/ldd")"
 
 start_daemon --horizon 4 --dim 2 --actions 3 --max-episodes 7 --rho 5
 "$TMP/consumer" "$URL" >"$TMP/out" || fail "consumer failed"

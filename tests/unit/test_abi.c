@@ -34,14 +34,14 @@ struct layout {
 static void test_layouts_match_soname(void **state)
 {
     (void)state;
-#if BB_CLIENT_SO_VERSION == 6
+#if BB_CLIENT_SO_VERSION == 7
     static const struct layout known[] = {
         L(struct bb_privacy_summary, 80),     L(struct bb_billboard, 184),
         L(struct bb_client_retry, 40),        L(struct bb_client_receipt, 24),
         L(struct bb_client_episode_row, 80),  L(struct bb_client_episode_list, 16),
         L(struct bb_clinic, 224),             L(struct bb_clinic_list, 16),
         L(struct bb_episode_buf, 48),         L(struct bb_receipt, 16),
-        L(struct bb_recommend_req, 40),       L(struct bb_config_info, 880),
+        L(struct bb_recommend_req, 40),       L(struct bb_config_info, 912),
         L(struct bb_episode, 24),             L(struct bb_privacy_share, 136),
         L(struct bb_privacy_restores, 32),    L(struct bb_privacy_budget, 528),
     };

@@ -134,6 +134,52 @@ static void test_cap_is_hard(void **state)
     bb_engine_free(e);
 }
 
+/* A private run's Gram matrices take each row weighed (docs/PRIVACY.md
+ * §1.7): ball rows of norms 0.2-1 weigh 1/||phi||_2. At rho = 10^6 the
+ * noise is far below the weights' effect: every off-diagonal entry is
+ * within 0.05 of the weighted sum, and the plain sum is far off. */
+static void test_private_rows_weighed(void **state)
+{
+    (void)state;
+    struct bb_params p;
+    params(&p, 500, 1e6, 0);
+    assert_int_equal(p.row_weight, BB_ROW_WEIGHT_NORM);
+    struct bb_rng rng, data;
+    bb_rng_init_seeded(&rng, 7);
+    bb_rng_init_seeded(&data, 8);
+    struct bb_engine *e;
+    assert_int_equal(bb_engine_new(&p, &rng, &e), BB_OK);
+    static double weighed[H][D * D], plain[H][D * D];
+    memset(weighed, 0, sizeof(weighed));
+    memset(plain, 0, sizeof(plain));
+    for (int k = 0; k < 300; k++) {
+        struct ep x;
+        random_episode(&data, &x);
+        for (int h = 0; h < H; h++) {
+            const double *phi = x.feat + (h * A + x.act[h]) * D;
+            double n2 = 0;
+            for (int j = 0; j < D; j++)
+                n2 += phi[j] * phi[j];
+            for (int i = 0; i < D * D; i++) {
+                weighed[h][i] += phi[i / D] * phi[i % D] / sqrt(n2);
+                plain[h][i] += phi[i / D] * phi[i % D];
+            }
+        }
+        struct bb_episode v = view(&x);
+        assert_int_equal(bb_engine_add(e, &v, NULL, 0, NULL, 0), BB_OK);
+    }
+    double off_plain = 0;
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < D * D; i++) {
+            if (i / D == i % D)
+                continue; /* the ridge is on the diagonal */
+            assert_true(fabs(bb_engine_gram(e, h)[i] - weighed[h][i]) <= 0.05);
+            off_plain = fmax(off_plain, fabs(bb_engine_gram(e, h)[i] - plain[h][i]));
+        }
+    assert_true(off_plain > 5.0);
+    bb_engine_free(e);
+}
+
 static void test_non_private_same_code(void **state)
 {
     (void)state;
@@ -154,7 +200,7 @@ static void test_non_private_same_code(void **state)
     for (int k = 0; k < 300; k++) {
         struct ep x;
         random_episode(&data, &x);
-        for (int h = 0; h < H; h++) {
+        for (int h = 0; h < H; h++) { /* every row weighs 1 without privacy */
             const double *phi = x.feat + (h * A + x.act[h]) * D;
             for (int i = 0; i < D; i++)
                 for (int j = 0; j < D; j++)
@@ -1079,6 +1125,7 @@ int main(void)
         cmocka_unit_test(test_rare_switching_rule),
         cmocka_unit_test(test_cap_is_hard),
         cmocka_unit_test(test_non_private_same_code),
+        cmocka_unit_test(test_private_rows_weighed),
         cmocka_unit_test(test_bad_input_changes_nothing),
         cmocka_unit_test(test_simplex_rows),
         cmocka_unit_test(test_onehot_rows),

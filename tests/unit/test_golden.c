@@ -125,6 +125,7 @@ static long run(const struct golden *g, enum bb_arithmetic arithmetic,
     p.first_share = 1.0;   /* every update the same share then (a database before it) */
     p.prior_value = 0.5;   /* the default then (every database stores its own) */
     p.final_prior = BB_FINAL_PRIOR_KEPT; /* the prior at every update then (a database before it) */
+    p.row_weight = BB_ROW_WEIGHT_ONE;    /* every row weighed 1 then (a database before it) */
     p.rewards = g->stream ? BB_REWARDS_STREAM : BB_REWARDS_UPDATE; /* (a database before it) */
     p.explore = BB_EXPLORE_SET; /* both tables predate the sample, which changes only the
                                  * policy fields on the wire (test_codec), not a number */

@@ -73,14 +73,29 @@ struct fixture {
     int bound;      /* clip V_{h+1} also at B_{h+1} (features simplex) */
 };
 
+/* Whether build() and the reference weigh each row by 1/||phi||_2 (ball
+ * rows under row-weight norm, worked out here without the engine's margin
+ * of 2^-40); else every row weighs 1 (row-weight one). */
+static int weighed;
+
+static double ref_weight(const double *phi)
+{
+    double q = 0;
+    for (int j = 0; j < D; j++)
+        q += phi[j] * phi[j];
+    return weighed && q > 0 ? fmax(1.0, 1.0 / sqrt(q)) : 1.0;
+}
+
 static void build(struct fixture *f, double beta, enum bb_calibration cal, uint64_t seed,
                   enum bb_value_clip vclip)
 {
     bb_params_defaults(&f->p);
+    f->p.row_weight = weighed ? BB_ROW_WEIGHT_NORM : BB_ROW_WEIGHT_ONE;
     f->ridge = 0;
     f->bound = 0;
     memset(f->prior, 0, sizeof(f->prior));
-    f->p.H = H, f->p.d = D, f->p.A = A, f->p.K_max = N, f->p.rho = INFINITY, f->p.beta = beta;
+    f->p.H = H, f->p.d = D, f->p.A = A, f->p.K_max = N, f->p.beta = beta;
+    f->p.rho = weighed ? 1.0 : INFINITY; /* weights only where there is privacy */
     f->p.calibration = cal;
     f->p.value_clip = vclip;
     assert_int_equal(bb_params_derive(&f->p, NULL, 0), BB_OK);
@@ -104,9 +119,10 @@ static void build(struct fixture *f, double beta, enum bb_calibration cal, uint6
             f->act[i * H + h] = (int)bb_rng_below(&r, A);
             f->rew[i * H + h] = bb_rng_uniform(&r);
             const double *phi = f->feat + ((i * H + h) * A + f->act[i * H + h]) * D;
+            const double wt = ref_weight(phi);
             for (int x = 0; x < D; x++)
                 for (int y = 0; y < D; y++)
-                    f->gram[h * D * D + x * D + y] += phi[x] * phi[y];
+                    f->gram[h * D * D + x * D + y] += wt * phi[x] * phi[y];
         }
         struct bb_episode ep = {f->feat + i * H * A * D, f->act + i * H, f->rew + i * H};
         assert_int_equal(bb_store_append(&f->store, &ep), BB_OK);
@@ -197,7 +213,7 @@ static void reference(const struct fixture *f, double *w, long *capped, long *ne
             }
             const double *phi = f->feat + ((i * H + h) * A + f->act[i * H + h]) * D;
             for (int s = 0; s < D; s++)
-                y[s] += phi[s] * target;
+                y[s] += ref_weight(phi) * phi[s] * target;
         }
         for (int s = 0; s < D; s++) {
             w[h * D + s] = u[h * D + s] = 0;
@@ -325,6 +341,26 @@ static void test_matches_reference_with_clips(void **state)
     /* V clipped to the steps left: capped at H - h - 1, floored at 0. */
     compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3, rem, 0);
     compare(0.05, BB_CAL_CORRECTED, '0', 11, 2, rem, 0);
+}
+
+/* Row weights (row-weight norm, docs/PRIVACY.md §1.7): in a private run
+ * (the pass given no noise to draw) the fixture's ball rows, of norms
+ * spread over (0, 1], weigh 1/||phi||_2 in the Gram matrices and in y; the
+ * pass equals the weighted reference, with both clips and with the prior. */
+static void test_weighted_rows_match_reference(void **state)
+{
+    (void)state;
+    weighed = 1;
+    compare(0.05, BB_CAL_CORRECTED, '0', 11, 2, BB_VCLIP_REMAINING, 0);
+    compare(400.0, BB_CAL_CORRECTED, 'H', 12, 3, BB_VCLIP_REMAINING, 0);
+    compare(0.05, BB_CAL_CORRECTED, '0', 13, 2, BB_VCLIP_REMAINING, 0.35);
+}
+
+static int unweighed(void **state)
+{
+    (void)state;
+    weighed = 0;
+    return 0;
 }
 
 static void test_prior_matches_reference(void **state)
@@ -815,6 +851,7 @@ int main(void)
         cmocka_unit_test(test_matches_reference_with_clips),
         cmocka_unit_test(test_paper_has_no_lower_clip),
         cmocka_unit_test(test_prior_matches_reference),
+        cmocka_unit_test_teardown(test_weighted_rows_match_reference, unweighed),
         cmocka_unit_test(test_noise_lands_on_grid),
         cmocka_unit_test(test_next_bound_matches_reference),
         cmocka_unit_test(test_exact_sum),

@@ -598,6 +598,15 @@ static void test_stored_config_keys(void **state)
     assert_int_equal(back.final_prior, BB_FINAL_PRIOR_NONE);
     assert_int_equal(bb_config_stored_option(&p, "--final-prior", "some", why, sizeof(why)),
                      BB_EINVAL);
+    /* The rows' weights (docs/PRIVACY.md §1.7): a stored key, never a flag;
+     * a new configuration stores "norm", one from before it loads as "one",
+     * every row weighing 1, the sums its releases hold. */
+    stored_enum_key(&p, "row-weight", offsetof(struct bb_params, row_weight),
+                    BB_ROW_WEIGHT_NORM, "norm", BB_ROW_WEIGHT_ONE);
+    round_trip(&p, "--row-weight", "one", &back);
+    assert_int_equal(back.row_weight, BB_ROW_WEIGHT_ONE);
+    assert_int_equal(bb_config_stored_option(&p, "--row-weight", "all", why, sizeof(why)),
+                     BB_EINVAL);
     /* The keys that were flags until the learner's levers were measured
      * (docs/DAEMON.md "Stored keys"): a database stores them all, a command
      * line or configuration file sets none, the simulator sets every one. */

@@ -1351,6 +1351,102 @@ static double centred_change(double kappa, double B)
     return worst;
 }
 
+/* The weight of a row (bb_params_row_weight, docs/PRIVACY.md §1.7). */
+static double weight_of(enum bb_features features, enum bb_row_weight rw, int d, const double *phi)
+{
+    struct bb_params p;
+    bb_params_defaults(&p);
+    p.features = features, p.row_weight = rw, p.d = d, p.is_private = 1;
+    return bb_params_row_weight(&p, phi);
+}
+
+/* Known values: ||phi||_1/||phi||_2 for simplex rows, 1/||phi||_2 for
+ * ball rows, each just below the exact ratio (the 2^-40 margin), never
+ * below 1; 1 for one-hot and tabular rows, with row-weight one, without
+ * privacy, and for a zero or vanishing row. Then the promises, by brute force over simplex
+ * rows s x (x on a grid of the simplex, s in (0, 1]), centred targets
+ * and ball rows: ||w phi||_2 <= ||phi||_1 (<= 1 for ball rows) and
+ * w ||phi||_2^2 <= 1 in long double, and the centred term w phi (t -
+ * kappa B 1^T phi) changes by at most B between any two (row, target)
+ * pairs, reached by the flat row with targets B and 0. */
+static void test_row_weight(void **state)
+{
+    (void)state;
+    const double m = 1.0 - 0x1p-40;
+    const double e1[8] = {1.0}, flat[8] = {0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125},
+                 half[8] = {0.5, 0.5}, uneven[8] = {0.3, 0.1}, zero[8] = {0},
+                 tiny[8] = {1e-300, 1e-300}, ball[2] = {0.3, -0.4}, unit[2] = {0.6, 0.8};
+    const enum bb_row_weight N = BB_ROW_WEIGHT_NORM;
+    assert_true(weight_of(BB_FEATURES_SIMPLEX, N, 8, e1) == 1.0);
+    assert_rel(weight_of(BB_FEATURES_SIMPLEX, N, 8, flat), sqrt(8.0) * m, 1e-15);
+    assert_true(weight_of(BB_FEATURES_SIMPLEX, N, 8, flat) < sqrt(8.0));
+    assert_rel(weight_of(BB_FEATURES_SIMPLEX, N, 8, half), sqrt(2.0) * m, 1e-15);
+    assert_rel(weight_of(BB_FEATURES_SIMPLEX, N, 8, uneven), 0.4 / sqrt(0.1) * m, 1e-15);
+    assert_true(weight_of(BB_FEATURES_SIMPLEX, N, 8, zero) == 1.0);
+    assert_true(weight_of(BB_FEATURES_SIMPLEX, N, 8, tiny) == 1.0);
+    assert_rel(weight_of(BB_FEATURES_BALL, N, 2, ball), 2.0 * m, 1e-15);
+    assert_true(weight_of(BB_FEATURES_BALL, N, 2, unit) == 1.0);
+    assert_true(weight_of(BB_FEATURES_ONEHOT, N, 8, flat) == 1.0);
+    assert_true(weight_of(BB_FEATURES_TABULAR, N, 8, flat) == 1.0);
+    assert_true(weight_of(BB_FEATURES_SIMPLEX, BB_ROW_WEIGHT_ONE, 8, flat) == 1.0);
+    assert_true(weight_of(BB_FEATURES_BALL, BB_ROW_WEIGHT_ONE, 2, ball) == 1.0);
+    struct bb_params np; /* without privacy every row weighs 1 (Alg. 1's regression) */
+    bb_params_defaults(&np);
+    np.d = 8, np.features = BB_FEATURES_SIMPLEX, np.is_private = 0;
+    assert_true(bb_params_row_weight(&np, flat) == 1.0);
+    struct bb_params p; /* the default, and the paper's calibration's */
+    bb_params_defaults(&p);
+    assert_int_equal(p.row_weight, BB_ROW_WEIGHT_NORM);
+    simplex_h5(&p, BB_YSENS_CENTRED);
+    p.calibration = BB_CAL_PAPER;
+    assert_int_equal(bb_params_derive(&p, NULL, 0), BB_OK);
+    assert_int_equal(p.row_weight, BB_ROW_WEIGHT_ONE);
+    /* The promises. Rows s x, x = (a, b, c, rest spread over 3 more)/n. */
+    const int n = 12, d = 6;
+    const double B = 3.0, c = BB_Y_CENTRE * B;
+    double worst = 0;
+    static double rows[4096][6], terms[4096][2][6];
+    int nr = 0;
+    for (int a = 0; a <= n; a++)
+        for (int b = 0; a + b <= n; b++)
+            for (int k = 0; k < 3; k++) {
+                const double s = (k + 1) / 3.0, rest = (double)(n - a - b) / n;
+                double *x = rows[nr];
+                x[0] = s * a / n, x[1] = s * b / n;
+                for (int j = 2; j < d; j++)
+                    x[j] = (j < 2 + k + 1) ? s * rest / (k + 1) : 0;
+                long double one = 0, two = 0;
+                for (int j = 0; j < d; j++)
+                    one += x[j], two += (long double)x[j] * x[j];
+                const double w = weight_of(BB_FEATURES_SIMPLEX, N, d, x);
+                assert_true(w >= 1.0);
+                assert_true((long double)w * w * two <= one * one);
+                assert_true((long double)w * two <= 1.0L);
+                for (int t = 0; t < 2; t++) /* targets B and 0 */
+                    for (int j = 0; j < d; j++)
+                        terms[nr][t][j] = w * x[j] * ((t ? 0.0 : B) - c * (double)one);
+                nr++;
+            }
+    for (int i = 0; i < nr; i++)
+        for (int k = 0; k < nr; k++)
+            for (int t = 0; t < 2; t++)
+                for (int u = 0; u < 2; u++) {
+                    double q = 0;
+                    for (int j = 0; j < d; j++)
+                        q += (terms[i][t][j] - terms[k][u][j]) * (terms[i][t][j] - terms[k][u][j]);
+                    worst = fmax(worst, sqrt(q));
+                }
+    assert_true(worst <= B * (1 + 1e-12));
+    assert_true(worst >= B * (1 - 1e-9)); /* reached */
+    for (int i = 0; i < 1000; i++) { /* ball rows of norms below 1, every direction */
+        const double r = (i + 1) / 1001.0, th = i * 2.399963;
+        const double x[2] = {r * cos(th), r * sin(th)};
+        const double w = weight_of(BB_FEATURES_BALL, N, 2, x);
+        assert_true((long double)w * w * ((long double)x[0] * x[0] + (long double)x[1] * x[1]) <=
+                    1.0L);
+    }
+}
+
 static void test_y_centred(void **state)
 {
     (void)state;
@@ -1728,6 +1824,7 @@ int main(void)
         cmocka_unit_test(test_stored_keys_privacy),
         cmocka_unit_test(test_y_nonnegative),
         cmocka_unit_test(test_y_centred),
+        cmocka_unit_test(test_row_weight),
         cmocka_unit_test(test_reward_stream),
         cmocka_unit_test(test_warm),
         cmocka_unit_test(test_final_update),

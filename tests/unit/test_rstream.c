@@ -21,6 +21,9 @@
 
 enum { H = 2, D = 3, K = 200 };
 
+/* The params every stream of a test is created with (its rows' weights). */
+static struct bb_params cur;
+
 /* Simplex rows, centred, k0 = 10 on base 2: grid points 10, 20, 40, 80, 160. */
 static void params(struct bb_params *p, double rho)
 {
@@ -33,6 +36,8 @@ static void params(struct bb_params *p, double rho)
     if (bb_params_derive(p, why, sizeof(why)) != BB_OK)
         fail_msg("%s", why);
     assert_true(bb_params_reward_stream(p));
+    assert_int_equal(p->row_weight, BB_ROW_WEIGHT_NORM);
+    cur = *p;
     assert_int_equal(p->releases, 5);
 }
 
@@ -58,21 +63,28 @@ static void random_episode(struct bb_rng *r, struct episode *e)
 static int add(struct bb_rstream *s, const struct episode *e, struct bb_rng *r)
 {
     const double *rows[H];
-    for (int h = 0; h < H; h++)
+    double w[H];
+    for (int h = 0; h < H; h++) {
         rows[h] = e->row[h];
-    return bb_rstream_add(s, rows, e->reward, r);
+        w[h] = bb_params_row_weight(&cur, e->row[h]);
+    }
+    return bb_rstream_add(s, rows, w, e->reward, r);
 }
 
-/* The exact centred sum of step h over the first n episodes. */
+/* The exact centred sum of step h over the first n episodes, each term
+ * weighed by ||phi||_1 / ||phi||_2 (row-weight norm, simplex rows). */
 static void exact_sum(const struct episode *eps, long n, int h, double kappa, double *out)
 {
     memset(out, 0, D * sizeof(double));
     for (long i = 0; i < n; i++) {
-        double s = 0;
-        for (int j = 0; j < D; j++)
+        double s = 0, q = 0;
+        for (int j = 0; j < D; j++) {
             s += eps[i].row[h][j];
+            q += eps[i].row[h][j] * eps[i].row[h][j];
+        }
+        const double w = q > 0 ? s / sqrt(q) : 1.0;
         for (int j = 0; j < D; j++)
-            out[j] += eps[i].row[h][j] * (eps[i].reward[h] - kappa * s);
+            out[j] += w * eps[i].row[h][j] * (eps[i].reward[h] - kappa * s);
     }
 }
 
