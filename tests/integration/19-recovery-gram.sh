@@ -65,6 +65,27 @@ H, d, A, m = bb["H"], bb["d"], bb["A"], bb["episode"]
 g = cfg["grid_gram"]
 ridge = math.ceil(cfg["ridge"] / g) * g if g > 0 else cfg["ridge"]
 snap = lambda x: round(x / g) * g if g > 0 else x
+
+def weight(phi):
+    # engine/features.c bb_params_row_weight (docs/PRIVACY.md §1.7), the
+    # same operations in the same order, so the same bits
+    if cfg.get("row_weight") != "norm" or cfg["features"] in ("onehot", "tabular"):
+        return 1.0
+    s = q = 0.0
+    for x in phi:
+        s += x
+        q += x * x
+    if not q >= 2.0 ** -900:
+        return 1.0
+    w = (s if cfg["features"] == "simplex" else 1.0) / math.sqrt(q)
+    w *= 1.0 - 2.0 ** -40
+    return w if w > 1.0 else 1.0
+
+def gram_row(phi):
+    # what the Gram matrices take of a row: sqrt(w) phi
+    w = weight(phi)
+    return phi if w == 1.0 else [math.sqrt(w) * x for x in phi]
+
 S = [[[0.0] * d for _ in range(d)] for _ in range(H)]
 rows = con.execute("SELECT k, features, actions FROM episodes WHERE k <= ? ORDER BY k", (m,))
 n = 0
@@ -73,7 +94,7 @@ for k, feat, act in rows:
     f = struct.unpack("=%dd" % (H * A * d), feat)
     a = struct.unpack("=%di" % H, act)
     for h in range(H):
-        phi = f[(h * A + a[h]) * d:(h * A + a[h] + 1) * d]
+        phi = gram_row(f[(h * A + a[h]) * d:(h * A + a[h] + 1) * d])
         for r in range(d):
             for c in range(d):
                 S[h][r][c] += snap(phi[r] * phi[c])
@@ -140,7 +161,7 @@ def grid_gram(h):
             j += 1
         f = struct.unpack("=%dd" % (H * A * d), feat)
         a = struct.unpack("=%di" % H, act)
-        phi = f[(h * A + a[h]) * d:(h * A + a[h] + 1) * d]
+        phi = gram_row(f[(h * A + a[h]) * d:(h * A + a[h] + 1) * d])
         for r in range(d):
             for cc in range(d):
                 xs[j][r * d + cc] += snap(phi[r] * phi[cc])
@@ -177,7 +198,7 @@ print("%s: gram of %d episodes matches" % (mech, m))
 if cfg.get("rewards") == "stream":
     # The reward stream (docs/PRIVACY.md §2.4): its last step's release is
     # the whole of y~ there (no next values), stored with the billboard. The
-    # oracle sums sum_i phi_i (r_i - kappa 1^T phi_i) over the release
+    # oracle sums sum_i w_i phi_i (r_i - kappa 1^T phi_i) over the release
     # points' increments, C = B = the (1-x)^(-1/2) series, with the stored
     # Z_j; it does not snap, so it agrees to within the snapping, far below
     # the noise's sd (a re-drawn or lost record moves it by about the sd).
@@ -198,8 +219,9 @@ if cfg.get("rewards") == "stream":
         a = struct.unpack("=%di" % H, act)
         r = struct.unpack("=%dd" % H, rew)
         phi = f[(h * A + a[h]) * d:(h * A + a[h] + 1) * d]
+        w = weight(phi)
         for q in range(d):
-            xs[j][q] += phi[q] * (r[h] - kappa * sum(phi))
+            xs[j][q] += phi[q] * ((r[h] - kappa * sum(phi)) * w)
     want = [0.0] * d
     for i in range(t + 1):
         tag, z = stream[(h, i + 1)]
